@@ -1,0 +1,40 @@
+//! The engine's judgement of a game: evaluation, candidate moves and move ordering.
+
+use crate::game::Game;
+use crate::score::Score;
+
+/// Static judgement of positions, separate from the rules so one game can have several evaluators.
+pub trait Evaluator<G: Game> {
+    /// The value of a live position from the view of the side to move; positive is good for it. Keep it well
+    /// inside `±score::MATE_BOUND`.
+    fn evaluate(&self, game: &G, state: &G::State) -> Score;
+
+    /// The moves the search considers (Gomoku: empties near the stones). Defaults to every legal move. Must be
+    /// non-empty for a live position, and a subset of the legal moves.
+    fn search_moves(&self, game: &G, state: &G::State, moves: &mut Vec<G::Move>) {
+        game.legal_moves(state, moves);
+    }
+
+    /// A hint for move ordering: higher is searched earlier.
+    fn move_score(&self, _game: &G, _state: &G::State, _mv: G::Move) -> i32 {
+        0
+    }
+
+    /// The forcing moves that quiescence search follows past the depth limit (Gomoku: fours). Empty by default,
+    /// which turns quiescence into a plain static evaluation.
+    fn noisy_moves(&self, _game: &G, _state: &G::State, _moves: &mut Vec<G::Move>) {}
+
+    /// In exact mode, solves a position outright when the evaluator has a faster special-purpose solver (Othello:
+    /// the last few empties). Returns the exact score from the side to move's view within the window
+    /// (fail-soft), counting the nodes it visits, or `None` to let the generic search continue.
+    fn solve_exactly(
+        &self,
+        _game: &G,
+        _state: &mut G::State,
+        _alpha: Score,
+        _beta: Score,
+        _nodes: &mut u64,
+    ) -> Option<Score> {
+        None
+    }
+}

@@ -1,0 +1,632 @@
+//! A generic negamax alpha-beta searcher with iterative deepening.
+//!
+//! The node function is written as numbered steps, as in Stockfish's `search.cpp`, so each idea can be found:
+//! limits, game end, exact fast path, horizon, transposition table, move generation and ordering, principal
+//! variation search, cutoff bookkeeping, table store.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::evaluator::Evaluator;
+use crate::game::{Game, GameResult, Outcome, Player};
+use crate::score::{self, INFINITY, Score};
+use crate::table::{Bound, TranspositionTable};
+
+/// The deepest ply the searcher will reach, quiescence included.
+pub const MAX_PLY: usize = 128;
+
+/// The deepest nominal depth of iterative deepening.
+pub const MAX_DEPTH: u32 = 100;
+
+/// The depth recorded for exact-mode results, which are valid to the end of the game whatever the depth asked.
+const EXACT_DEPTH: i32 = 1_000;
+
+/// How often (in nodes) the clock is read.
+const CLOCK_INTERVAL: u64 = 256;
+
+/// When a search must stop. Every limit is optional; with none, the search runs to [`MAX_DEPTH`] or the end.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// The deepest iteration to complete.
+    pub depth: Option<u32>,
+    /// The most nodes to visit.
+    pub nodes: Option<u64>,
+    /// The longest time to think.
+    pub time: Option<Duration>,
+    /// A flag another thread sets to end the search early.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Limits to a fixed depth.
+    #[must_use]
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+}
+
+/// Which search techniques to use. All of them keep the root value that plain minimax would find; the defaults
+/// turn every technique on.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Use the transposition table for cutoffs and move ordering.
+    pub transposition_table: bool,
+    /// Principal variation search: null windows after the first move.
+    pub pvs: bool,
+    /// The half-width of aspiration windows around the previous iteration's score; `None` for full windows.
+    pub aspiration: Option<Score>,
+    /// Killer moves (two per ply) in move ordering.
+    pub killers: bool,
+    /// The history heuristic in move ordering.
+    pub history: bool,
+    /// Follow the evaluator's noisy moves past the horizon.
+    pub quiescence: bool,
+    /// Search to the end of the game: no horizon, and finished games score their margin rather than a mate value.
+    pub exact: bool,
+    /// Choose at random among root moves scoring within this margin of the best (0: always the best).
+    pub randomness: Score,
+    /// The seed for root randomness, so games can be replayed.
+    pub seed: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            transposition_table: true,
+            pvs: true,
+            aspiration: Some(50),
+            killers: true,
+            history: true,
+            quiescence: true,
+            exact: false,
+            randomness: 0,
+            seed: 0,
+        }
+    }
+}
+
+/// Progress reported after each completed depth.
+#[derive(Clone, Debug)]
+pub struct SearchInfo<M> {
+    /// The depth just completed.
+    pub depth: u32,
+    /// Its score, from the side to move's view.
+    pub score: Score,
+    /// The principal variation, the root move first.
+    pub pv: Vec<M>,
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the game is over.
+    pub best_move: Option<M>,
+    /// The score of the deepest completed iteration, from the side to move's view.
+    pub score: Score,
+    /// The deepest completed iteration (0 if even depth 1 was cut short).
+    pub depth: u32,
+    /// The principal variation of that iteration.
+    pub pv: Vec<M>,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Whether a limit or the stop flag cut the search short.
+    pub stopped: bool,
+    /// Whether the result is the game-theoretic value (the search saw every line to its end).
+    pub proven: bool,
+}
+
+/// A reusable searcher for one game: it keeps the transposition table and move-ordering tables between searches.
+pub struct Searcher<G: Game> {
+    table: TranspositionTable<G::Move>,
+    history: Vec<i32>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    last_search_exact: bool,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a transposition table of about `table_megabytes`.
+    #[must_use]
+    pub fn new(game: &G, table_megabytes: usize) -> Self {
+        Searcher {
+            table: TranspositionTable::with_megabytes(table_megabytes),
+            history: vec![0; game.move_index_count() * 2],
+            killers: vec![[None, None]; MAX_PLY + 1],
+            last_search_exact: false,
+        }
+    }
+
+    /// Forgets everything learned (table, history), for example at a new game.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Searches `state` and returns the best move found. `on_depth` is called after each completed iteration.
+    pub fn search<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        evaluator: &E,
+        state: &G::State,
+        limits: &Limits,
+        options: &SearchOptions,
+        on_depth: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        if options.exact != self.last_search_exact {
+            // Exact scores are disc margins, not evaluations: the two must not meet in the table.
+            self.table.clear();
+            self.last_search_exact = options.exact;
+        }
+        self.table.new_search();
+        self.history.iter_mut().for_each(|h| *h /= 2);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+        let mut run = Run {
+            game,
+            evaluator,
+            options,
+            limits,
+            searcher: self,
+            start: Instant::now(),
+            nodes: 0,
+            aborted: false,
+            hit_horizon: false,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            move_buffers: vec![Vec::new(); MAX_PLY + 1],
+            root: Vec::new(),
+        };
+        let mut state = state.clone();
+        run.iterate(&mut state, on_depth)
+    }
+}
+
+/// A root move with what the current iteration learned of it.
+#[derive(Clone, Debug)]
+struct RootMove<M> {
+    mv: M,
+    /// The exact score when known (within the randomness margin of the best), else `None`.
+    score: Option<Score>,
+}
+
+/// The state of one search call.
+struct Run<'a, G: Game, E: Evaluator<G>> {
+    game: &'a G,
+    evaluator: &'a E,
+    options: &'a SearchOptions,
+    limits: &'a Limits,
+    searcher: &'a mut Searcher<G>,
+    start: Instant,
+    nodes: u64,
+    aborted: bool,
+    hit_horizon: bool,
+    pv: Vec<Vec<G::Move>>,
+    move_buffers: Vec<Vec<G::Move>>,
+    root: Vec<RootMove<G::Move>>,
+}
+
+/// The score of a finished game from the view of `side`, `ply` plies from the root.
+fn terminal_score(outcome: Outcome, side: Player, ply: u32, exact: bool) -> Score {
+    if exact && outcome.margin.is_some() {
+        return outcome.signed_margin(side);
+    }
+    match outcome.result {
+        GameResult::Draw => 0,
+        GameResult::Win(w) if w == side => score::mate_in(ply),
+        GameResult::Win(_) => score::mated_in(ply),
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Counts a node, or returns `false` (and marks the search aborted) when a limit is reached.
+    fn enter_node(&mut self) -> bool {
+        if self.aborted {
+            return false;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+            return false;
+        }
+        if self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.aborted = true;
+            return false;
+        }
+        if self.nodes % CLOCK_INTERVAL == 0
+            && let Some(t) = self.limits.time
+            && self.elapsed() >= t
+        {
+            self.aborted = true;
+            return false;
+        }
+        self.nodes += 1;
+        true
+    }
+
+    fn info(&self, depth: u32, score: Score, pv: Vec<G::Move>) -> SearchInfo<G::Move> {
+        let elapsed = self.elapsed();
+        let nps = (self.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+        SearchInfo { depth, score, pv, nodes: self.nodes, nps, elapsed }
+    }
+
+    /// Iterative deepening: search depth 1, 2, ... until a limit, the maximum depth, or a proven result.
+    fn iterate(
+        &mut self,
+        state: &mut G::State,
+        on_depth: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let mut result = SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            stopped: false,
+            proven: false,
+        };
+        if let Some(outcome) = self.game.outcome(state) {
+            result.score = terminal_score(outcome, self.game.side_to_move(state), 0, self.options.exact);
+            result.proven = true;
+            return result;
+        }
+        let mut moves = Vec::new();
+        self.evaluator.search_moves(self.game, state, &mut moves);
+        if moves.is_empty() {
+            self.game.legal_moves(state, &mut moves);
+        }
+        self.root = moves.into_iter().map(|mv| RootMove { mv, score: None }).collect();
+        result.best_move = self.root.first().map(|r| r.mv);
+
+        let max_depth = if self.options.exact { 1 } else { self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) };
+        let mut previous: Option<Score> = None;
+        for depth in 1..=max_depth {
+            self.hit_horizon = false;
+            let nominal = if self.options.exact { EXACT_DEPTH } else { depth as i32 };
+            let score = self.aspiration_search(state, nominal, previous);
+            if self.aborted {
+                break;
+            }
+            previous = Some(score);
+            result.depth = depth;
+            result.score = score;
+            result.pv = self.pv[0].clone();
+            result.best_move = Some(self.choose_root_move(score, state));
+            on_depth(&self.info(depth, score, result.pv.clone()));
+            if !self.hit_horizon {
+                result.proven = true;
+                break;
+            }
+            if let Some(t) = self.limits.time
+                && self.elapsed() * 2 > t
+            {
+                // The next iteration would most likely not finish in time.
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = self.elapsed();
+        result.stopped = self.aborted;
+        result
+    }
+
+    /// Picks the root move: the best, or with randomness one of those within the margin, better ones likelier.
+    fn choose_root_move(&self, best: Score, state: &G::State) -> G::Move {
+        let best_move = self.pv[0].first().copied().unwrap_or(self.root[0].mv);
+        let margin = self.options.randomness;
+        if margin <= 0 || score::is_mate(best) {
+            return best_move;
+        }
+        let candidates: Vec<(G::Move, i64)> = self
+            .root
+            .iter()
+            .filter_map(|r| r.score.filter(|s| *s >= best - margin).map(|s| (r.mv, i64::from(margin - (best - s)) + 1)))
+            .collect();
+        let total: i64 = candidates.iter().map(|c| c.1).sum();
+        if total <= 0 {
+            return best_move;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(self.options.seed ^ self.game.hash(state));
+        let mut pick = rng.random_range(0..total);
+        for (mv, weight) in &candidates {
+            if pick < *weight {
+                return *mv;
+            }
+            pick -= weight;
+        }
+        best_move
+    }
+
+    /// One iteration, in an aspiration window around the previous score that widens on failure.
+    fn aspiration_search(&mut self, state: &mut G::State, depth: i32, previous: Option<Score>) -> Score {
+        let window = match (self.options.aspiration, previous) {
+            (Some(w), Some(p)) if self.options.randomness == 0 && !score::is_mate(p) && w > 0 => Some((w, p)),
+            _ => None,
+        };
+        let Some((mut delta, center)) = window else {
+            return self.search_root(state, depth, -INFINITY, INFINITY);
+        };
+        let (mut alpha, mut beta) = (center - delta, center + delta);
+        loop {
+            let score = self.search_root(state, depth, alpha, beta);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = if delta > score::MATE_BOUND / 4 { -INFINITY } else { (center - 2 * delta).max(-INFINITY) };
+            } else if score >= beta {
+                beta = if delta > score::MATE_BOUND / 4 { INFINITY } else { (center + 2 * delta).min(INFINITY) };
+            } else {
+                return score;
+            }
+            delta *= 2;
+        }
+    }
+
+    /// The root node: like [`Self::negamax`], but over the kept root moves, recording their scores, and with a
+    /// lowered floor for non-best moves when randomness needs their exact values.
+    fn search_root(&mut self, state: &mut G::State, depth: i32, alpha: Score, beta: Score) -> Score {
+        self.nodes += 1;
+        self.pv[0].clear();
+        self.root.iter_mut().for_each(|r| r.score = None);
+        // Previous best first, then the rest in their previous order (stable sort keeps it).
+        if let Some(best) = self.pv_root_move() {
+            self.root.sort_by_key(|r| r.mv != best);
+        }
+        let margin = self.options.randomness.max(0);
+        let mut best = -INFINITY;
+        let mut lower = alpha;
+        for i in 0..self.root.len() {
+            let mv = self.root[i].mv;
+            let floor = if margin > 0 && best > -INFINITY { lower.max(best - margin) } else { lower };
+            let undo = self.game.make(state, mv);
+            let value = if i == 0 || !self.options.pvs {
+                -self.negamax(state, depth - 1, -beta, -floor, 1)
+            } else {
+                let probe = -self.negamax(state, depth - 1, -floor - 1, -floor, 1);
+                if probe > floor && probe < beta { -self.negamax(state, depth - 1, -beta, -floor, 1) } else { probe }
+            };
+            self.game.unmake(state, mv, undo);
+            if self.aborted {
+                return best;
+            }
+            self.root[i].score = (value > floor || i == 0).then_some(value);
+            if value > best {
+                best = value;
+                self.update_pv(0, mv);
+                if value > lower {
+                    lower = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn pv_root_move(&self) -> Option<G::Move> {
+        self.pv[0].first().copied()
+    }
+
+    /// Sets the principal variation at `ply` to `mv` followed by the child's.
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// The negamax alpha-beta node (fail-soft): the value of `state` for the side to move, searched `depth` more
+    /// plies, exact when it lies strictly inside `(alpha, beta)`.
+    fn negamax(&mut self, state: &mut G::State, depth: i32, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        // Step 1. Count the node and honour the limits.
+        if !self.enter_node() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        let game = self.game;
+        let side = game.side_to_move(state);
+
+        // Step 2. A finished game scores its result.
+        if let Some(outcome) = game.outcome(state) {
+            return terminal_score(outcome, side, ply as u32, self.options.exact);
+        }
+
+        // Step 3. In exact mode the evaluator may solve small positions with a faster special-purpose solver.
+        if self.options.exact {
+            let mut nodes = 0;
+            let solved = self.evaluator.solve_exactly(game, state, alpha, beta, &mut nodes);
+            self.nodes += nodes;
+            if let Some(value) = solved {
+                return value;
+            }
+        }
+
+        // Step 4. At the horizon, resolve forcing moves (quiescence) and evaluate.
+        if (depth <= 0 && !self.options.exact) || ply >= MAX_PLY {
+            self.hit_horizon = true;
+            return self.quiesce(state, alpha, beta, ply);
+        }
+
+        // Step 5. Transposition table lookup: a deep enough result may end the node; its move is tried first.
+        let key = game.hash(state);
+        let stored_depth = if self.options.exact { EXACT_DEPTH } else { depth };
+        let is_pv = beta - alpha > 1;
+        let mut table_move = None;
+        if self.options.transposition_table
+            && let Some(entry) = self.searcher.table.probe(key)
+        {
+            table_move = entry.best_move;
+            let value = score::from_table(entry.score, ply as u32);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if !is_pv && entry.depth >= stored_depth && usable {
+                // Only entries whose subtree reached the end of every line are proven.
+                if entry.depth < EXACT_DEPTH {
+                    self.hit_horizon = true;
+                }
+                return value;
+            }
+        }
+
+        // Step 6. Generate the moves and order them: table move, then the evaluator's hint, killers, history.
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        moves.clear();
+        self.evaluator.search_moves(game, state, &mut moves);
+        if moves.is_empty() {
+            self.move_buffers[ply] = moves;
+            self.hit_horizon = true;
+            return self.evaluator.evaluate(game, state);
+        }
+        self.order_moves(state, &mut moves, table_move, ply, side);
+
+        // Step 7. Principal variation search: the first move with the full window, the rest with a null window,
+        // re-searched only when they might be better.
+        let original_alpha = alpha;
+        let outer_hit_horizon = std::mem::replace(&mut self.hit_horizon, false);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &mv) in moves.iter().enumerate() {
+            let undo = game.make(state, mv);
+            let value = if i == 0 || !self.options.pvs {
+                -self.negamax(state, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(state, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta {
+                    -self.negamax(state, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            game.unmake(state, mv, undo);
+            if self.aborted {
+                self.move_buffers[ply] = moves;
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, mv);
+                    if value >= beta {
+                        // Step 8. A cutoff: remember the move for siblings (killers) and for the game (history).
+                        self.reward_cutoff(mv, depth, ply, side);
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_buffers[ply] = moves;
+        // A subtree that reached the end of every line holds for any depth.
+        let stored_depth = if self.hit_horizon { stored_depth } else { EXACT_DEPTH };
+        self.hit_horizon |= outer_hit_horizon;
+
+        // Step 9. Store the result with the bound it proves.
+        if self.options.transposition_table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.searcher.table.store(key, best_move, score::to_table(best, ply as u32), stored_depth, bound);
+        }
+        best
+    }
+
+    /// Quiescence: stand pat on the static evaluation, or follow a noisy move if it does better.
+    fn quiesce(&mut self, state: &mut G::State, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        let game = self.game;
+        let stand_pat = self.evaluator.evaluate(game, state);
+        if !self.options.quiescence || stand_pat >= beta || ply >= MAX_PLY {
+            return stand_pat;
+        }
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        moves.clear();
+        self.evaluator.noisy_moves(game, state, &mut moves);
+        let mut best = stand_pat;
+        alpha = alpha.max(stand_pat);
+        let evaluator = self.evaluator;
+        moves.sort_by_cached_key(|&mv| std::cmp::Reverse(evaluator.move_score(game, state, mv)));
+        for &mv in &moves {
+            let undo = game.make(state, mv);
+            let value = if !self.enter_node() {
+                0
+            } else if let Some(outcome) = game.outcome(state) {
+                -terminal_score(outcome, game.side_to_move(state), ply as u32 + 1, self.options.exact)
+            } else {
+                -self.quiesce(state, -beta, -alpha, ply + 1)
+            };
+            game.unmake(state, mv, undo);
+            if self.aborted {
+                break;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_buffers[ply] = moves;
+        best
+    }
+
+    /// Sorts `moves` best-first for the search.
+    fn order_moves(
+        &self,
+        state: &G::State,
+        moves: &mut [G::Move],
+        table_move: Option<G::Move>,
+        ply: usize,
+        side: Player,
+    ) {
+        let game = self.game;
+        let killers = if self.options.killers { self.searcher.killers[ply] } else { [None, None] };
+        let history = &self.searcher.history;
+        let use_history = self.options.history;
+        moves.sort_by_cached_key(|&mv| {
+            let first = Some(mv) == table_move;
+            let hint = self.evaluator.move_score(game, state, mv);
+            let killer = killers.iter().position(|k| *k == Some(mv)).map_or(0, |i| 2 - i);
+            let hist = if use_history { history[game.move_index(mv) * 2 + side.index()] } else { 0 };
+            std::cmp::Reverse((first, hint, killer, hist))
+        });
+    }
+
+    fn reward_cutoff(&mut self, mv: G::Move, depth: i32, ply: usize, side: Player) {
+        if self.options.killers {
+            let k = &mut self.searcher.killers[ply];
+            if k[0] != Some(mv) {
+                k[1] = k[0];
+                k[0] = Some(mv);
+            }
+        }
+        if self.options.history {
+            let slot = &mut self.searcher.history[self.game.move_index(mv) * 2 + side.index()];
+            *slot = slot.saturating_add(depth.max(1).saturating_mul(depth.max(1))).min(1 << 24);
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! The searcher against plain minimax on toy games, its limits, and the toy games' make/unmake.
+
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use support::placement::{Placement, PlacementEval};
+use support::random_tree::{RandomEval, RandomTree};
+use support::tictactoe::{LineCounter, TicTacToe};
+use tabula_core::score::{self, Score};
+use tabula_core::{Evaluator, Game, GameResult, Limits, SearchOptions, Searcher};
+
+/// Plain negamax without pruning: the value of every root move, and quiescence when asked.
+fn minimax<G: Game, E: Evaluator<G>>(g: &G, e: &E, s: &mut G::State, depth: i32, ply: u32, quiesce: bool) -> Score {
+    if let Some(o) = g.outcome(s) {
+        return match o.result {
+            GameResult::Draw => 0,
+            GameResult::Win(w) if w == g.side_to_move(s) => score::mate_in(ply),
+            GameResult::Win(_) => score::mated_in(ply),
+        };
+    }
+    let mut moves = Vec::new();
+    if depth <= 0 {
+        let stand = e.evaluate(g, s);
+        if !quiesce {
+            return stand;
+        }
+        e.noisy_moves(g, s, &mut moves);
+        return moves.into_iter().fold(stand, |best, mv| {
+            let u = g.make(s, mv);
+            let v = -minimax(g, e, s, 0, ply + 1, quiesce);
+            g.unmake(s, mv, u);
+            best.max(v)
+        });
+    }
+    e.search_moves(g, s, &mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let u = g.make(s, mv);
+            let v = -minimax(g, e, s, depth - 1, ply + 1, quiesce);
+            g.unmake(s, mv, u);
+            v
+        })
+        .max()
+        .expect("live node has moves")
+}
+
+/// The root value and the set of best root moves by plain minimax.
+fn oracle<G: Game, E: Evaluator<G>>(g: &G, e: &E, s: &G::State, depth: i32, quiesce: bool) -> (Score, Vec<G::Move>) {
+    let mut s = s.clone();
+    let mut moves = Vec::new();
+    e.search_moves(g, &s, &mut moves);
+    let scored: Vec<(G::Move, Score)> = moves
+        .into_iter()
+        .map(|mv| {
+            let u = g.make(&mut s, mv);
+            let v = -minimax(g, e, &mut s, depth - 1, 1, quiesce);
+            g.unmake(&mut s, mv, u);
+            (mv, v)
+        })
+        .collect();
+    let best = scored.iter().map(|x| x.1).max().expect("moves");
+    (best, scored.into_iter().filter(|x| x.1 == best).map(|x| x.0).collect())
+}
+
+/// Every combination of the searcher's pruning and ordering options.
+fn option_combinations() -> Vec<SearchOptions> {
+    let mut all = Vec::new();
+    for bits in 0..32u32 {
+        all.push(SearchOptions {
+            transposition_table: bits & 1 != 0,
+            pvs: bits & 2 != 0,
+            aspiration: (bits & 4 != 0).then_some(30),
+            killers: bits & 8 != 0,
+            history: bits & 16 != 0,
+            quiescence: false,
+            ..SearchOptions::default()
+        });
+    }
+    all
+}
+
+fn search<G: Game, E: Evaluator<G>>(g: &G, e: &E, s: &G::State, limits: &Limits, o: &SearchOptions) -> (Score, G::Move) {
+    let mut searcher = Searcher::new(g, 1);
+    let r = searcher.search(g, e, s, limits, o, &mut |_| {});
+    (r.score, r.best_move.expect("a move"))
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_random_trees() {
+    let combos = option_combinations();
+    let mut checked = 0;
+    for seed in 0..240u64 {
+        let tree = RandomTree { seed, max_branching: 5, height: 9 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        let depth = 1 + (seed % 5) as i32;
+        let (value, best) = oracle(&tree, &RandomEval, &root, depth, false);
+        for o in &combos {
+            let (score, mv) = search(&tree, &RandomEval, &root, &Limits::depth(depth as u32), o);
+            assert_eq!(score, value, "seed {seed} depth {depth} {o:?}");
+            assert!(best.contains(&mv), "seed {seed}: move {mv} not among best {best:?} with {o:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 200 * 32, "too few positions checked: {checked}");
+}
+
+#[test]
+fn alpha_beta_equals_minimax_with_transpositions() {
+    let combos = option_combinations();
+    for seed in 0..120u64 {
+        let game = Placement { seed, cells: 8, height: 8 };
+        let root = game.initial_state();
+        let depth = 2 + (seed % 4) as i32;
+        let (value, best) = oracle(&game, &PlacementEval, &root, depth, false);
+        for o in &combos {
+            let (score, mv) = search(&game, &PlacementEval, &root, &Limits::depth(depth as u32), o);
+            assert_eq!(score, value, "seed {seed} depth {depth} {o:?}");
+            assert!(best.contains(&mv), "seed {seed}: move {mv} not among best {best:?} with {o:?}");
+        }
+    }
+}
+
+#[test]
+fn quiescence_equals_minimax_with_quiescence() {
+    for seed in 0..200u64 {
+        let tree = RandomTree { seed: seed + 10_000, max_branching: 4, height: 8 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        let depth = 1 + (seed % 4) as i32;
+        let (value, best) = oracle(&tree, &RandomEval, &root, depth, true);
+        for o in option_combinations().into_iter().step_by(5) {
+            let o = SearchOptions { quiescence: true, ..o };
+            let (score, mv) = search(&tree, &RandomEval, &root, &Limits::depth(depth as u32), &o);
+            assert_eq!(score, value, "seed {seed} depth {depth} {o:?}");
+            assert!(best.contains(&mv), "seed {seed}: {mv} not in {best:?}");
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_is_a_proven_draw() {
+    let game = TicTacToe::default();
+    let mut searcher = Searcher::new(&game, 4);
+    let r = searcher.search(&game, &LineCounter, &game.initial_state(), &Limits::default(), &SearchOptions::default(), &mut |_| {});
+    assert_eq!(r.score, 0);
+    assert!(r.proven, "a full-width search must see every line to the end");
+    assert!(r.depth <= 9);
+}
+
+#[test]
+fn tic_tac_toe_finds_the_fastest_win() {
+    let game = TicTacToe::default();
+    // X to move: wins at once on 2 (top row), though other moves also win later.
+    let cases = [("XX. OO. ...", 1, vec![2u8]), ("X.. .O. ..X", 0, vec![]), ("X.O .X. ..O", 0, vec![])];
+    for (text, fastest, winning) in cases {
+        let board = game.from_text(text);
+        let (value, best) = oracle(&game, &LineCounter, &board, 9, false);
+        for o in option_combinations() {
+            let (score, mv) = search(&game, &LineCounter, &board, &Limits::default(), &o);
+            assert_eq!(score, value, "{text} with {o:?}");
+            assert!(best.contains(&mv), "{text}: {mv} not among {best:?}");
+        }
+        if fastest > 0 {
+            assert_eq!(value, score::mate_in(fastest), "{text}");
+            assert_eq!(best, winning, "{text}");
+        }
+    }
+    // A win in three plies (X forks): the search must prefer it over slower wins.
+    let fork = game.from_text("X.. .O. ..X");
+    let (value, _) = oracle(&game, &LineCounter, &fork, 9, false);
+    let (score, _) = search(&game, &LineCounter, &fork, &Limits::default(), &SearchOptions::default());
+    assert_eq!(score, value);
+}
+
+#[test]
+fn every_tic_tac_toe_position_matches_minimax() {
+    let game = TicTacToe::default();
+    let mut stack = vec![game.initial_state()];
+    let mut seen = std::collections::HashSet::new();
+    let mut checked = 0;
+    while let Some(s) = stack.pop() {
+        if !seen.insert(s.hash) || game.outcome(&s).is_some() {
+            continue;
+        }
+        if checked % 7 == 0 {
+            let (value, best) = oracle(&game, &LineCounter, &s, 9, false);
+            let (score, mv) = search(&game, &LineCounter, &s, &Limits::default(), &SearchOptions::default());
+            assert_eq!(score, value, "{s:?}");
+            assert!(best.contains(&mv));
+        }
+        checked += 1;
+        let mut moves = Vec::new();
+        game.legal_moves(&s, &mut moves);
+        for mv in moves {
+            let mut child = s.clone();
+            game.make(&mut child, mv);
+            stack.push(child);
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+}
+
+fn big_tree() -> RandomTree {
+    RandomTree { seed: 99, max_branching: 12, height: 60 }
+}
+
+#[test]
+fn time_limit_is_kept() {
+    let tree = big_tree();
+    for budget in [20u64, 150] {
+        let limits = Limits { time: Some(Duration::from_millis(budget)), ..Limits::default() };
+        let start = Instant::now();
+        let mut searcher = Searcher::new(&tree, 1);
+        let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
+        let took = start.elapsed();
+        assert!(took < Duration::from_millis(budget + 30), "budget {budget} ms took {took:?}");
+        assert!(r.best_move.is_some());
+        assert!(r.depth >= 1);
+    }
+}
+
+#[test]
+fn stop_flag_ends_the_search_from_another_thread() {
+    let tree = big_tree();
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        stop.store(true, Ordering::Relaxed);
+        Instant::now()
+    });
+    let mut searcher = Searcher::new(&tree, 1);
+    let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
+    let ended = Instant::now();
+    let stopped_at = stopper.join().expect("stopper thread");
+    assert!(r.stopped);
+    assert!(ended.duration_since(stopped_at) < Duration::from_millis(10), "took {:?}", ended.duration_since(stopped_at));
+    assert!(r.best_move.is_some());
+}
+
+#[test]
+fn node_limit_holds() {
+    let tree = big_tree();
+    for limit in [1u64, 100, 5_000, 60_000] {
+        let limits = Limits { nodes: Some(limit), ..Limits::default() };
+        let mut searcher = Searcher::new(&tree, 1);
+        let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
+        assert!(r.nodes <= limit + 1, "limit {limit}: {} nodes", r.nodes);
+        assert!(r.stopped);
+        assert!(r.best_move.is_some());
+    }
+}
+
+#[test]
+fn depth_callback_reports_each_iteration() {
+    let tree = big_tree();
+    let mut seen = Vec::new();
+    let mut searcher = Searcher::new(&tree, 1);
+    let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &Limits::depth(5), &SearchOptions::default(), &mut |i| {
+        seen.push((i.depth, i.pv.len(), i.nodes))
+    });
+    assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+    assert!(seen.windows(2).all(|w| w[0].2 <= w[1].2), "node counts grow");
+    assert!(seen.iter().all(|s| s.1 >= 1));
+    assert_eq!(r.pv.first().copied(), r.best_move);
+}
+
+#[test]
+fn randomness_varies_among_near_best_moves_only() {
+    let tree = RandomTree { seed: 5, max_branching: 8, height: 20 };
+    let root = tree.initial_state();
+    let depth = 3;
+    let (_, best) = oracle(&tree, &RandomEval, &root, depth, false);
+    let mut values = std::collections::HashMap::new();
+    let mut moves = Vec::new();
+    tree.legal_moves(&root, &mut moves);
+    let mut s = root.clone();
+    for mv in moves {
+        let u = tree.make(&mut s, mv);
+        values.insert(mv, -minimax(&tree, &RandomEval, &mut s, depth - 1, 1, false));
+        tree.unmake(&mut s, mv, u);
+    }
+    let top = values.values().copied().max().expect("moves");
+    let margin = 400;
+    let mut chosen = std::collections::HashSet::new();
+    for seed in 0..40 {
+        let o = SearchOptions { randomness: margin, seed, ..SearchOptions::default() };
+        let (score, mv) = search(&tree, &RandomEval, &root, &Limits::depth(depth as u32), &o);
+        assert_eq!(score, top);
+        assert!(values[&mv] >= top - margin, "seed {seed} chose {mv} worth {} (best {top})", values[&mv]);
+        chosen.insert(mv);
+    }
+    let eligible = values.values().filter(|v| **v >= top - margin).count();
+    assert!(eligible > 1, "the test position must offer a choice");
+    assert!(chosen.len() > 1, "randomness never varied the move; best {best:?}");
+    let same = (0..3).map(|_| search(&tree, &RandomEval, &root, &Limits::depth(3), &SearchOptions { randomness: margin, seed: 7, ..SearchOptions::default() }).1);
+    assert_eq!(same.collect::<std::collections::HashSet<_>>().len(), 1, "a seed replays the same choice");
+}
+
+proptest! {
+    #[test]
+    fn make_unmake_restores_state_and_hash(choices in proptest::collection::vec(0usize..9, 0..9)) {
+        let game = TicTacToe::default();
+        let mut s = game.initial_state();
+        let mut history = Vec::new();
+        for c in choices {
+            let mut moves = Vec::new();
+            game.legal_moves(&s, &mut moves);
+            if moves.is_empty() { break; }
+            let mv = moves[c % moves.len()];
+            let before = s.clone();
+            game.make(&mut s, mv);
+            prop_assert_eq!(s.hash, game.full_hash(&s));
+            history.push((mv, before));
+        }
+        while let Some((mv, before)) = history.pop() {
+            game.unmake(&mut s, mv, ());
+            prop_assert_eq!(&s, &before);
+            prop_assert_eq!(s.hash, game.full_hash(&s));
+        }
+    }
+
+    #[test]
+    fn random_tree_make_unmake_round_trips(seed in 0u64..1000, path in proptest::collection::vec(0u8..6, 0..12)) {
+        let tree = RandomTree { seed, max_branching: 6, height: 12 };
+        let mut s = tree.initial_state();
+        let mut undo = Vec::new();
+        for m in path {
+            let mut moves = Vec::new();
+            tree.legal_moves(&s, &mut moves);
+            if moves.is_empty() { break; }
+            let mv = moves[m as usize % moves.len()];
+            undo.push((mv, s.clone(), tree.make(&mut s, mv)));
+        }
+        while let Some((mv, before, token)) = undo.pop() {
+            tree.unmake(&mut s, mv, token);
+            prop_assert_eq!(&s, &before);
+        }
+    }
+}
