@@ -1,1 +1,5 @@
+//! Gomoku and Othello for Tabula, with the interface the front ends use to play them.
 
+pub mod board;
+
+pub use board::{BoardGame, Cell, Marker, MoveReport, OptionAxis, OptionChoice, RuleSet};

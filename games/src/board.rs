@@ -1,0 +1,119 @@
+//! What every board game offers beyond the core rules: cells, stones, move reports and rule declarations. The
+//! GUI, the CLI and the protocols talk to both games through this one interface.
+
+use tabula_core::{Evaluator, Game, Player};
+
+/// A square of the board: `x` is the column from the left, `y` the row from the top, both 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Cell {
+    /// Column from the left, 0-based.
+    pub x: usize,
+    /// Row from the top, 0-based.
+    pub y: usize,
+}
+
+impl Cell {
+    /// The cell at column `x`, row `y`.
+    #[must_use]
+    pub const fn new(x: usize, y: usize) -> Cell {
+        Cell { x, y }
+    }
+}
+
+/// What a move changed, for animation and for the move list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveReport {
+    /// The player who moved.
+    pub player: Option<Player>,
+    /// The cell of the placed stone or disc; `None` for a pass.
+    pub placed: Option<Cell>,
+    /// Discs turned over (Othello), in order of distance from the placed disc along each direction.
+    pub flipped: Vec<Cell>,
+    /// The cells of the winning line if the move won (Gomoku).
+    pub winning_line: Vec<Cell>,
+}
+
+/// A mark the board shows on a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marker {
+    /// A legal move for the side to move (Othello).
+    Legal,
+    /// A point forbidden to the side to move (Renju).
+    Forbidden,
+}
+
+/// One axis of rule options (board size, win rule, start position), declared as data so menus, help text and the
+/// comparison screen can be generated from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionAxis {
+    /// A stable identifier (`board`, `win`, `start`).
+    pub id: &'static str,
+    /// The name shown to players.
+    pub name: &'static str,
+    /// The choices, each with a description.
+    pub choices: Vec<OptionChoice>,
+    /// The index of the default choice.
+    pub default: usize,
+}
+
+/// One choice on an option axis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionChoice {
+    /// A stable identifier (`15`, `renju`, `alternative`).
+    pub id: &'static str,
+    /// The name shown to players.
+    pub name: &'static str,
+    /// One or two sentences of plain explanation.
+    pub description: &'static str,
+}
+
+/// A named bundle of option choices ("Renju", "Anti-Othello").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleSet {
+    /// A stable identifier (`renju`, `anti-othello`), used on the command line and in save files.
+    pub id: &'static str,
+    /// The name shown to players.
+    pub name: &'static str,
+    /// The rules in plain words.
+    pub description: &'static str,
+    /// The chosen item of each axis, as (axis id, choice id); axes not listed take their default.
+    pub choices: Vec<(&'static str, &'static str)>,
+}
+
+/// A game on a rectangular board of cells, with everything the front ends need.
+pub trait BoardGame: Game + Clone + Send + Sync + 'static
+where
+    Self::State: Sync,
+    Self::Move: Sync,
+{
+    /// The engine's judgement of this game.
+    type Eval: Evaluator<Self> + Send + Sync;
+
+    /// The evaluator the AI uses; `exact` selects the one tuned for solving endgames (move ordering only).
+    fn evaluator(&self, exact: bool) -> Self::Eval;
+
+    /// Columns and rows.
+    fn board_size(&self) -> (usize, usize);
+
+    /// The stone or disc on `cell`, if any.
+    fn stone(&self, state: &Self::State, cell: Cell) -> Option<Player>;
+
+    /// The move that places a stone on `cell`, or why that is not legal ("occupied", "no discs to flip",
+    /// "forbidden: double three").
+    fn move_at(&self, state: &Self::State, cell: Cell) -> Result<Self::Move, String>;
+
+    /// The pass move, if passing is legal now.
+    fn pass_move(&self, state: &Self::State) -> Option<Self::Move>;
+
+    /// The cell a move places on; `None` for a pass.
+    fn cell_of(&self, mv: Self::Move) -> Option<Cell>;
+
+    /// What playing `mv` in `before` changes (placed stone, flips, winning line).
+    fn describe_move(&self, before: &Self::State, mv: Self::Move) -> MoveReport;
+
+    /// Cells to mark for the side to move: legal moves (Othello) or forbidden points (Renju).
+    fn markers(&self, state: &Self::State) -> Vec<(Cell, Marker)>;
+
+    /// Why the game ended, in a few words ("five in a row", "both passed", "board full").
+    fn end_reason(&self, state: &Self::State) -> Option<String>;
+}
