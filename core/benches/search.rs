@@ -15,7 +15,7 @@ fn bench<G: Game, E: Evaluator<G>>(name: &str, game: &G, eval: &E, limits: &Limi
     let mut total_nodes = 0;
     let mut runs = 0;
     while start.elapsed().as_secs_f64() < 2.0 {
-        let mut searcher = Searcher::new(game, 16);
+        let mut searcher = Searcher::new(game, 1);
         let r = searcher.search(game, eval, &game.initial_state(), limits, options, &mut |_| {});
         total_nodes += r.nodes;
         runs += 1;

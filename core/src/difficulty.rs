@@ -227,8 +227,9 @@ exact_empties = 12
     #[test]
     fn overrides_replace_and_extend() {
         let base = Levels::parse(SAMPLE, "a").expect("valid");
-        let user = Levels::parse("[[levels]]\nname = \"easy\"\ndepth = 3\n[[levels]]\nname = \"Insane\"\ndepth = 12\n", "b")
-            .expect("valid");
+        let user =
+            Levels::parse("[[levels]]\nname = \"easy\"\ndepth = 3\n[[levels]]\nname = \"Insane\"\ndepth = 12\n", "b")
+                .expect("valid");
         let merged = base.merged(user);
         let names: Vec<_> = merged.all().iter().map(|l| (l.name.as_str(), l.depth)).collect();
         assert_eq!(names, vec![("easy", 3), ("Hard", 6), ("Insane", 12)]);

@@ -84,7 +84,13 @@ fn option_combinations() -> Vec<SearchOptions> {
     all
 }
 
-fn search<G: Game, E: Evaluator<G>>(g: &G, e: &E, s: &G::State, limits: &Limits, o: &SearchOptions) -> (Score, G::Move) {
+fn search<G: Game, E: Evaluator<G>>(
+    g: &G,
+    e: &E,
+    s: &G::State,
+    limits: &Limits,
+    o: &SearchOptions,
+) -> (Score, G::Move) {
     let mut searcher = Searcher::new(g, 1);
     let r = searcher.search(g, e, s, limits, o, &mut |_| {});
     (r.score, r.best_move.expect("a move"))
@@ -151,7 +157,14 @@ fn quiescence_equals_minimax_with_quiescence() {
 fn tic_tac_toe_is_a_proven_draw() {
     let game = TicTacToe::default();
     let mut searcher = Searcher::new(&game, 4);
-    let r = searcher.search(&game, &LineCounter, &game.initial_state(), &Limits::default(), &SearchOptions::default(), &mut |_| {});
+    let r = searcher.search(
+        &game,
+        &LineCounter,
+        &game.initial_state(),
+        &Limits::default(),
+        &SearchOptions::default(),
+        &mut |_| {},
+    );
     assert_eq!(r.score, 0);
     assert!(r.proven, "a full-width search must see every line to the end");
     assert!(r.depth <= 9);
@@ -163,7 +176,7 @@ fn tic_tac_toe_finds_the_fastest_win() {
     // X to move: wins at once on 2 (top row), though other moves also win later.
     let cases = [("XX. OO. ...", 1, vec![2u8]), ("X.. .O. ..X", 0, vec![]), ("X.O .X. ..O", 0, vec![])];
     for (text, fastest, winning) in cases {
-        let board = game.from_text(text);
+        let board = game.position(text);
         let (value, best) = oracle(&game, &LineCounter, &board, 9, false);
         for o in option_combinations() {
             let (score, mv) = search(&game, &LineCounter, &board, &Limits::default(), &o);
@@ -176,7 +189,7 @@ fn tic_tac_toe_finds_the_fastest_win() {
         }
     }
     // A win in three plies (X forks): the search must prefer it over slower wins.
-    let fork = game.from_text("X.. .O. ..X");
+    let fork = game.position("X.. .O. ..X");
     let (value, _) = oracle(&game, &LineCounter, &fork, 9, false);
     let (score, _) = search(&game, &LineCounter, &fork, &Limits::default(), &SearchOptions::default());
     assert_eq!(score, value);
@@ -221,7 +234,8 @@ fn time_limit_is_kept() {
         let limits = Limits { time: Some(Duration::from_millis(budget)), ..Limits::default() };
         let start = Instant::now();
         let mut searcher = Searcher::new(&tree, 1);
-        let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
+        let r =
+            searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
         let took = start.elapsed();
         assert!(took < Duration::from_millis(budget + 30), "budget {budget} ms took {took:?}");
         assert!(r.best_move.is_some());
@@ -244,7 +258,11 @@ fn stop_flag_ends_the_search_from_another_thread() {
     let ended = Instant::now();
     let stopped_at = stopper.join().expect("stopper thread");
     assert!(r.stopped);
-    assert!(ended.duration_since(stopped_at) < Duration::from_millis(10), "took {:?}", ended.duration_since(stopped_at));
+    assert!(
+        ended.duration_since(stopped_at) < Duration::from_millis(10),
+        "took {:?}",
+        ended.duration_since(stopped_at)
+    );
     assert!(r.best_move.is_some());
 }
 
@@ -254,7 +272,8 @@ fn node_limit_holds() {
     for limit in [1u64, 100, 5_000, 60_000] {
         let limits = Limits { nodes: Some(limit), ..Limits::default() };
         let mut searcher = Searcher::new(&tree, 1);
-        let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
+        let r =
+            searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
         assert!(r.nodes <= limit + 1, "limit {limit}: {} nodes", r.nodes);
         assert!(r.stopped);
         assert!(r.best_move.is_some());
@@ -266,9 +285,14 @@ fn depth_callback_reports_each_iteration() {
     let tree = big_tree();
     let mut seen = Vec::new();
     let mut searcher = Searcher::new(&tree, 1);
-    let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &Limits::depth(5), &SearchOptions::default(), &mut |i| {
-        seen.push((i.depth, i.pv.len(), i.nodes))
-    });
+    let r = searcher.search(
+        &tree,
+        &RandomEval,
+        &tree.initial_state(),
+        &Limits::depth(5),
+        &SearchOptions::default(),
+        &mut |i| seen.push((i.depth, i.pv.len(), i.nodes)),
+    );
     assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
     assert!(seen.windows(2).all(|w| w[0].2 <= w[1].2), "node counts grow");
     assert!(seen.iter().all(|s| s.1 >= 1));
@@ -303,7 +327,16 @@ fn randomness_varies_among_near_best_moves_only() {
     let eligible = values.values().filter(|v| **v >= top - margin).count();
     assert!(eligible > 1, "the test position must offer a choice");
     assert!(chosen.len() > 1, "randomness never varied the move; best {best:?}");
-    let same = (0..3).map(|_| search(&tree, &RandomEval, &root, &Limits::depth(3), &SearchOptions { randomness: margin, seed: 7, ..SearchOptions::default() }).1);
+    let same = (0..3).map(|_| {
+        search(
+            &tree,
+            &RandomEval,
+            &root,
+            &Limits::depth(3),
+            &SearchOptions { randomness: margin, seed: 7, ..SearchOptions::default() },
+        )
+        .1
+    });
     assert_eq!(same.collect::<std::collections::HashSet<_>>().len(), 1, "a seed replays the same choice");
 }
 

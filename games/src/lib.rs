@@ -1,5 +1,10 @@
 //! Gomoku and Othello for Tabula, with the interface the front ends use to play them.
 
 pub mod board;
+pub mod config;
+pub mod engine;
+pub mod session;
 
 pub use board::{BoardGame, Cell, Marker, MoveReport, OptionAxis, OptionChoice, RuleSet};
+pub use engine::Engine;
+pub use session::{Analysis, Match, Session, Snapshot, ThinkJob};

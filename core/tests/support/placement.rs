@@ -37,7 +37,7 @@ impl Game for Placement {
     }
 
     fn side_to_move(&self, s: &Claims) -> Player {
-        if s.ply % 2 == 0 { Player::First } else { Player::Second }
+        if s.ply.is_multiple_of(2) { Player::First } else { Player::Second }
     }
 
     fn legal_moves(&self, s: &Claims, moves: &mut Vec<u8>) {
@@ -63,7 +63,7 @@ impl Game for Placement {
 
     fn outcome(&self, s: &Claims) -> Option<Outcome> {
         let r = mix(s.hash, 3);
-        if s.ply >= self.height.min(self.cells) || (s.ply > 1 && r % 9 == 0) {
+        if s.ply >= self.height.min(self.cells) || (s.ply > 1 && r.is_multiple_of(9)) {
             Some(match r % 3 {
                 0 => Outcome::draw(),
                 1 => Outcome::win(Player::First),

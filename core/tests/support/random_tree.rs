@@ -34,7 +34,7 @@ impl RandomTree {
     }
 
     fn side(n: &Node) -> Player {
-        if n.ply % 2 == 0 { Player::First } else { Player::Second }
+        if n.ply.is_multiple_of(2) { Player::First } else { Player::Second }
     }
 }
 
@@ -71,7 +71,7 @@ impl Game for RandomTree {
 
     fn outcome(&self, n: &Node) -> Option<Outcome> {
         let r = mix(n.hash, 3);
-        if n.ply >= self.height || (n.ply > 0 && r % 11 == 0) {
+        if n.ply >= self.height || (n.ply > 0 && r.is_multiple_of(11)) {
             Some(match r % 3 {
                 0 => Outcome::draw(),
                 1 => Outcome::win(Player::First),
@@ -120,7 +120,7 @@ impl Evaluator<RandomTree> for RandomEval {
     }
 
     fn noisy_moves(&self, g: &RandomTree, n: &Node, moves: &mut Vec<u8>) {
-        if mix(n.hash, 5) % 3 == 0 && g.outcome(n).is_none() {
+        if mix(n.hash, 5).is_multiple_of(3) && g.outcome(n).is_none() {
             moves.push(0);
         }
     }

@@ -48,7 +48,7 @@ impl TicTacToe {
     }
 
     /// A position from a string of nine `X`, `O` or `.`; the side to move follows from the counts.
-    pub fn from_text(&self, text: &str) -> Board {
+    pub fn position(&self, text: &str) -> Board {
         let mut cells = [None; 9];
         for (i, ch) in text.chars().filter(|c| !c.is_whitespace()).enumerate() {
             cells[i] = match ch {

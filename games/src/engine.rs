@@ -1,0 +1,92 @@
+//! The computer player: a difficulty level applied to the generic searcher, with exact endgames where the level
+//! asks for them.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use tabula_core::{Level, Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
+
+use crate::board::BoardGame;
+
+/// Memory for the transposition table of one engine.
+pub const TABLE_MEGABYTES: usize = 32;
+
+/// A computer player for one game, keeping its transposition table between moves.
+pub struct Engine<G: BoardGame>
+where
+    G::State: Sync,
+    G::Move: Sync,
+{
+    game: G,
+    searcher: Searcher<G>,
+}
+
+impl<G: BoardGame> Engine<G>
+where
+    G::State: Sync,
+    G::Move: Sync,
+{
+    /// An engine for `game` with the default table size.
+    #[must_use]
+    pub fn new(game: G) -> Self {
+        Self::with_table(game, TABLE_MEGABYTES)
+    }
+
+    /// An engine whose transposition table uses about `megabytes`.
+    #[must_use]
+    pub fn with_table(game: G, megabytes: usize) -> Self {
+        let searcher = Searcher::new(&game, megabytes);
+        Engine { game, searcher }
+    }
+
+    /// The rules this engine plays.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Forgets what earlier searches learned (at a new game).
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Chooses a move for the side to move at `level`. The search ends at the level's limits or when `stop` is
+    /// set; `on_info` hears about every completed depth. Near the end of games that count their remaining moves,
+    /// the level's `exact_empties` switches to a perfect-play solve, falling back to the ordinary search when the
+    /// solve cannot finish in time.
+    pub fn think(
+        &mut self,
+        state: &G::State,
+        level: &Level,
+        seed: u64,
+        stop: Option<Arc<AtomicBool>>,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        let limits = Limits { stop, ..level.limits() };
+        let options = level.options(seed);
+        let solve = match (level.exact_empties, self.game.remaining_moves(state)) {
+            (Some(empties), Some(remaining)) => remaining <= empties,
+            _ => false,
+        };
+        if !solve {
+            let eval = self.game.evaluator(false);
+            return self.searcher.search(&self.game, &eval, state, &limits, &options, on_info);
+        }
+        let exact_limits = Limits { depth: None, ..limits.clone() };
+        let exact_options = SearchOptions { exact: true, randomness: 0, aspiration: None, ..options.clone() };
+        let eval = self.game.evaluator(true);
+        let solved = self.searcher.search(&self.game, &eval, state, &exact_limits, &exact_options, on_info);
+        if solved.depth > 0 {
+            return solved;
+        }
+        let elapsed = start.elapsed();
+        let fallback_limits =
+            Limits { time: limits.time.map(|t| t.saturating_sub(elapsed).max(Duration::from_millis(10))), ..limits };
+        let eval = self.game.evaluator(false);
+        let mut fallback = self.searcher.search(&self.game, &eval, state, &fallback_limits, &options, on_info);
+        fallback.nodes += solved.nodes;
+        fallback.elapsed = start.elapsed();
+        fallback
+    }
+}

@@ -1,0 +1,301 @@
+//! A game in progress with its history, and [`Match`], the one game-independent interface the front ends use.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tabula_core::{Level, Outcome, Player, Score};
+
+use crate::board::{BoardGame, Cell, Marker, MoveReport};
+use crate::engine::Engine;
+
+/// A picture of one position, everything a board view draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Columns and rows.
+    pub size: (usize, usize),
+    /// The stone on each cell, row by row from the top.
+    pub stones: Vec<Option<Player>>,
+    /// Whose turn it is.
+    pub to_move: Player,
+    /// Marked cells (legal moves, forbidden points).
+    pub markers: Vec<(Cell, Marker)>,
+    /// What the move that led here changed, if any.
+    pub last_move: Option<MoveReport>,
+    /// The outcome if the game is over.
+    pub outcome: Option<Outcome>,
+    /// Why the game ended.
+    pub end_reason: Option<String>,
+    /// Stones of the first and the second player on the board.
+    pub counts: [usize; 2],
+}
+
+impl Snapshot {
+    /// The stone on `cell`.
+    #[must_use]
+    pub fn stone(&self, cell: Cell) -> Option<Player> {
+        self.stones.get(cell.y * self.size.0 + cell.x).copied().flatten()
+    }
+}
+
+/// A move the computer chose, with what its search saw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The move in standard notation.
+    pub notation: String,
+    /// The cell it places on; `None` for a pass.
+    pub cell: Option<Cell>,
+    /// The deepest completed depth.
+    pub depth: u32,
+    /// The score from the mover's view.
+    pub score: Score,
+    /// The principal variation in notation.
+    pub line: Vec<String>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Whether the score is the game-theoretic value.
+    pub proven: bool,
+}
+
+/// A search to run on another thread: call it with a progress callback; it returns the chosen move, or `None`
+/// when the game is over.
+pub type ThinkJob = Box<dyn FnOnce(&mut dyn FnMut(Analysis)) -> Option<Analysis> + Send>;
+
+/// A game in progress, as every front end sees it whatever the game: play by cell, undo and redo, view any
+/// earlier position, and hand a search to another thread.
+pub trait Match: Send {
+    /// Columns and rows of the board.
+    fn board_size(&self) -> (usize, usize);
+    /// The number of moves played on the current line.
+    fn ply(&self) -> usize;
+    /// The moves of the current line in standard notation.
+    fn move_list(&self) -> Vec<String>;
+    /// The position after the first `ply` moves of the current line (clamped to the line).
+    fn snapshot(&self, ply: usize) -> Snapshot;
+    /// The current position.
+    fn current(&self) -> Snapshot {
+        self.snapshot(self.ply())
+    }
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// The side to move now.
+    fn to_move(&self) -> Player;
+    /// Whether the current position's legality check allows `cell`, and if not why.
+    fn check_cell(&self, cell: Cell) -> Result<(), String>;
+    /// Plays on `cell`, or says why not; the redo list is dropped.
+    fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, String>;
+    /// Whether the side to move must pass (its only legal move).
+    fn must_pass(&self) -> bool;
+    /// Passes, or says why not.
+    fn pass(&mut self) -> Result<MoveReport, String>;
+    /// Plays a move given in standard notation.
+    fn play_notation(&mut self, text: &str) -> Result<MoveReport, String>;
+    /// Takes back the last move; `false` at the start.
+    fn undo(&mut self) -> bool;
+    /// Replays the last undone move; `false` if there is none.
+    fn redo(&mut self) -> bool;
+    /// Whether there is a move to redo.
+    fn can_redo(&self) -> bool;
+    /// A search of the current position at `level`, to run anywhere; `stop` ends it early.
+    fn think_job(&self, level: &Level, seed: u64, stop: Arc<AtomicBool>) -> ThinkJob;
+}
+
+/// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack.
+pub struct Session<G: BoardGame>
+where
+    G::State: Sync,
+    G::Move: Sync,
+{
+    game: G,
+    start: G::State,
+    state: G::State,
+    moves: Vec<G::Move>,
+    reports: Vec<MoveReport>,
+    redo: Vec<G::Move>,
+}
+
+impl<G: BoardGame> Session<G>
+where
+    G::State: Sync,
+    G::Move: Sync,
+{
+    /// A new game of `game` from its initial position.
+    #[must_use]
+    pub fn new(game: G) -> Self {
+        let start = game.initial_state();
+        Session { state: start.clone(), start, game, moves: Vec::new(), reports: Vec::new(), redo: Vec::new() }
+    }
+
+    /// The rules.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The current position.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// Plays a move after checking it is legal; the redo list is dropped unless the move is the one it offers.
+    pub fn play(&mut self, mv: G::Move) -> Result<MoveReport, String> {
+        if self.game.outcome(&self.state).is_some() {
+            return Err("the game is over".into());
+        }
+        if !self.game.is_legal(&self.state, mv) {
+            return Err(format!("{} is not a legal move here", self.game.format_move(mv)));
+        }
+        if self.redo.last() == Some(&mv) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        Ok(self.apply(mv))
+    }
+
+    fn apply(&mut self, mv: G::Move) -> MoveReport {
+        let report = self.game.describe_move(&self.state, mv);
+        self.game.make(&mut self.state, mv);
+        self.moves.push(mv);
+        self.reports.push(report.clone());
+        report
+    }
+
+    fn state_after(&self, ply: usize) -> G::State {
+        let mut s = self.start.clone();
+        for &mv in &self.moves[..ply.min(self.moves.len())] {
+            self.game.make(&mut s, mv);
+        }
+        s
+    }
+}
+
+impl<G: BoardGame> Match for Session<G>
+where
+    G::State: Sync,
+    G::Move: Sync,
+{
+    fn board_size(&self) -> (usize, usize) {
+        self.game.board_size()
+    }
+
+    fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn move_list(&self) -> Vec<String> {
+        self.moves.iter().map(|&mv| self.game.format_move(mv)).collect()
+    }
+
+    fn snapshot(&self, ply: usize) -> Snapshot {
+        let ply = ply.min(self.moves.len());
+        let state = if ply == self.moves.len() { self.state.clone() } else { self.state_after(ply) };
+        let (w, h) = self.game.board_size();
+        let stones: Vec<Option<Player>> =
+            (0..h).flat_map(|y| (0..w).map(move |x| Cell::new(x, y))).map(|c| self.game.stone(&state, c)).collect();
+        let counts = [Player::First, Player::Second].map(|p| stones.iter().filter(|s| **s == Some(p)).count());
+        Snapshot {
+            size: (w, h),
+            to_move: self.game.side_to_move(&state),
+            markers: self.game.markers(&state),
+            last_move: ply.checked_sub(1).map(|i| self.reports[i].clone()),
+            outcome: self.game.outcome(&state),
+            end_reason: self.game.end_reason(&state),
+            stones,
+            counts,
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.outcome(&self.state).is_some()
+    }
+
+    fn to_move(&self) -> Player {
+        self.game.side_to_move(&self.state)
+    }
+
+    fn check_cell(&self, cell: Cell) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        self.game.move_at(&self.state, cell).map(|_| ())
+    }
+
+    fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        let mv = self.game.move_at(&self.state, cell)?;
+        self.play(mv)
+    }
+
+    fn must_pass(&self) -> bool {
+        !self.is_over() && self.game.pass_move(&self.state).is_some()
+    }
+
+    fn pass(&mut self) -> Result<MoveReport, String> {
+        let mv = self.game.pass_move(&self.state).ok_or_else(|| "passing is not allowed now".to_string())?;
+        self.play(mv)
+    }
+
+    fn play_notation(&mut self, text: &str) -> Result<MoveReport, String> {
+        let mv = self.game.parse_move(&self.state, text).map_err(|e| e.to_string())?;
+        self.play(mv)
+    }
+
+    fn undo(&mut self) -> bool {
+        let Some(mv) = self.moves.pop() else { return false };
+        self.reports.pop();
+        self.state = self.state_after(self.moves.len());
+        self.redo.push(mv);
+        true
+    }
+
+    fn redo(&mut self) -> bool {
+        let Some(mv) = self.redo.pop() else { return false };
+        self.apply(mv);
+        true
+    }
+
+    fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    fn think_job(&self, level: &Level, seed: u64, stop: Arc<AtomicBool>) -> ThinkJob {
+        let game = self.game.clone();
+        let state = self.state.clone();
+        let level = level.clone();
+        Box::new(move |progress: &mut dyn FnMut(Analysis)| {
+            let mut engine = Engine::new(game.clone());
+            let describe = |depth, score, pv: &[G::Move], nodes, nps, elapsed, proven| Analysis {
+                notation: pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
+                cell: pv.first().and_then(|&m| game.cell_of(m)),
+                depth,
+                score,
+                line: pv.iter().map(|&m| game.format_move(m)).collect(),
+                nodes,
+                nps,
+                elapsed,
+                proven,
+            };
+            let result = engine.think(&state, &level, seed, Some(stop), &mut |info| {
+                progress(describe(info.depth, info.score, &info.pv, info.nodes, info.nps, info.elapsed, false));
+            });
+            let best = result.best_move?;
+            let mut line = result.pv.clone();
+            if line.first() != Some(&best) {
+                line = vec![best];
+            }
+            let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
+            Some(describe(result.depth, result.score, &line, result.nodes, nps, result.elapsed, result.proven))
+        })
+    }
+}
