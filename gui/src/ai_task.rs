@@ -1,0 +1,125 @@
+//! The computer's thinking off the UI thread: a search runs on a blocking thread with a stop flag, its progress is
+//! shared for the analysis panel, and every request carries a generation so a stale answer can be recognised and
+//! dropped (cancelling an iced task does not stop a blocking thread).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use iced::Task;
+use tabula_core::Level;
+use tabula_games::{Analysis, Match, ThinkJob};
+
+/// Why the computer is thinking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// To play its move.
+    Move,
+    /// To suggest a move to the human.
+    Hint,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// The generation of the request.
+    pub generation: u64,
+    /// Why it was asked.
+    pub purpose: Purpose,
+    /// The chosen move and what the search saw; `None` if there was nothing to play.
+    pub analysis: Option<Analysis>,
+}
+
+/// A search in progress, as the UI sees it. Dropping it stops the search.
+#[derive(Debug)]
+pub struct Thinking {
+    /// The generation of the request.
+    pub generation: u64,
+    /// Why it was asked.
+    pub purpose: Purpose,
+    /// When it started.
+    pub started: Instant,
+    stop: Arc<AtomicBool>,
+    progress: Arc<Mutex<Option<Analysis>>>,
+}
+
+impl Thinking {
+    /// The latest completed depth, if any.
+    #[must_use]
+    pub fn latest(&self) -> Option<Analysis> {
+        self.progress.lock().ok().and_then(|p| p.clone())
+    }
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A search ready to run somewhere.
+pub struct Request {
+    job: ThinkJob,
+    generation: u64,
+    purpose: Purpose,
+    min_time: Duration,
+    progress: Arc<Mutex<Option<Analysis>>>,
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request").field("generation", &self.generation).field("purpose", &self.purpose).finish()
+    }
+}
+
+/// Prepares a search of `game`'s current position at `level`. The answer is held back until at least `min_time`
+/// has passed, so computer moves can be followed by eye.
+#[must_use]
+pub fn prepare(
+    game: &dyn Match,
+    level: &Level,
+    seed: u64,
+    generation: u64,
+    purpose: Purpose,
+    min_time: Duration,
+) -> (Thinking, Request) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(Mutex::new(None));
+    let job = game.think_job(level, seed, stop.clone());
+    let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
+    (thinking, Request { job, generation, purpose, min_time, progress })
+}
+
+impl Request {
+    /// Runs the search on this thread.
+    #[must_use]
+    pub fn run(self) -> Finished {
+        let started = Instant::now();
+        let slot = self.progress;
+        let analysis = (self.job)(&mut |info| {
+            if let Ok(mut p) = slot.lock() {
+                *p = Some(info);
+            }
+        });
+        let rest = self.min_time.saturating_sub(started.elapsed());
+        if !rest.is_zero() {
+            std::thread::sleep(rest);
+        }
+        Finished { generation: self.generation, purpose: self.purpose, analysis }
+    }
+
+    /// Runs the search on a blocking thread of the runtime; its answer becomes a message.
+    pub fn into_task<M: Send + 'static>(self, on_done: fn(Finished) -> M) -> Task<M> {
+        let generation = self.generation;
+        let purpose = self.purpose;
+        Task::perform(
+            async move {
+                match tokio::task::spawn_blocking(move || self.run()).await {
+                    Ok(finished) => finished,
+                    Err(_) => Finished { generation, purpose, analysis: None },
+                }
+            },
+            on_done,
+        )
+    }
+}

@@ -1,0 +1,660 @@
+//! The application: its state, the messages that change it, and which screen shows it. Everything here runs
+//! without a window, so tests drive the app through [`App::update`].
+
+use std::time::{Duration, Instant};
+
+use iced::widget::canvas::Cache;
+use iced::{Element, Subscription, Task, Theme, time};
+use tabula_core::{GameResult, Level, Levels};
+use tabula_games::Snapshot;
+
+use crate::ai_task::{self, Finished, Purpose, Request};
+use crate::registry::{self, GameKind};
+use crate::save_file::{MatchFactory, SavedGame};
+use crate::screen::compare::{self, Compare};
+use crate::screen::new_game::{self, Form};
+use crate::screen::play::{self, FilePanel, Play};
+use crate::screen::rules::{self, Rules};
+use crate::screen::{home, settings as settings_screen, statistics};
+use crate::settings::Settings;
+use crate::setup::LevelChoice;
+use crate::stats::{self, Statistics};
+use crate::storage::{self, Paths};
+use crate::theme::iced_theme;
+
+/// Where a navigation goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// The home screen.
+    Home,
+    /// The new-game form for a game.
+    NewGame(GameKind),
+    /// Back to the unfinished game.
+    Continue,
+    /// Statistics.
+    Statistics,
+    /// Rules.
+    Rules,
+    /// Settings.
+    Settings,
+    /// Compare rule sets.
+    Compare,
+}
+
+/// Everything that can happen to the app.
+#[derive(Clone, Debug)]
+pub enum Message {
+    /// Go to a screen.
+    Go(Route),
+    /// Leave the app.
+    Quit,
+    /// Time passes (while something moves).
+    Tick(Instant),
+    /// A change on the new-game form.
+    NewGame(new_game::Msg),
+    /// Start the game the form describes.
+    StartGame,
+    /// Open the new-game form filled in from the current game.
+    NewGameFrom,
+    /// Something on the play screen.
+    Play(play::Msg),
+    /// The computer finished a search.
+    AiFinished(Finished),
+    /// A settings change.
+    Settings(settings_screen::Msg),
+    /// Ask before resetting the statistics.
+    AskResetStatistics,
+    /// Reset the statistics (true) or keep them.
+    ResetStatistics(bool),
+    /// Show another game's rules.
+    RulesGame(GameKind),
+    /// Something on the compare screen.
+    Compare(compare::Msg),
+}
+
+/// The screen shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// Game cards and the menu.
+    Home,
+    /// The new-game form.
+    NewGame,
+    /// A game.
+    Play,
+    /// Statistics.
+    Statistics,
+    /// Rules.
+    Rules,
+    /// Settings.
+    Settings,
+    /// Compare rule sets.
+    Compare,
+}
+
+/// Where the computer's searches run.
+#[derive(Debug)]
+pub enum AiRunner {
+    /// On blocking threads, answering with messages (the real app).
+    Background,
+    /// Kept until the owner runs them with [`App::run_queued_searches`] (tests).
+    Queued(Vec<Request>),
+}
+
+/// The whole app.
+pub struct App {
+    paths: Paths,
+    settings: Settings,
+    stats: Statistics,
+    levels: Levels,
+    factory: MatchFactory,
+    runner: AiRunner,
+    screen: Screen,
+    form: Form,
+    form_error: Option<String>,
+    play: Option<Play>,
+    generation: u64,
+    now: Instant,
+    notice: Option<String>,
+    settings_problem: Option<String>,
+    confirm_reset: bool,
+    autosave_exists: bool,
+    rules: Rules,
+    compare: Compare,
+    pictures: [(Snapshot, Cache); 2],
+}
+
+impl App {
+    /// The app with its files under `paths`, the given levels, starting matches with `factory` and running
+    /// searches with `runner`.
+    #[must_use]
+    pub fn new(paths: Paths, levels: Levels, factory: MatchFactory, runner: AiRunner) -> App {
+        let (settings, settings_problem) = Settings::load(&paths.settings());
+        let (stats, stats_problem) = Statistics::load(&paths.statistics());
+        let default_level = LevelChoice::Named(settings.default_level.clone());
+        let autosave_exists = paths.current_game().exists();
+        let mut app = App {
+            form: Form::new(GameKind::Othello, default_level),
+            paths,
+            settings,
+            stats,
+            levels,
+            factory,
+            runner,
+            screen: Screen::Home,
+            form_error: None,
+            play: None,
+            generation: 0,
+            now: Instant::now(),
+            notice: stats_problem,
+            settings_problem,
+            confirm_reset: false,
+            autosave_exists,
+            rules: Rules::new(GameKind::Gomoku, None),
+            compare: Compare::new(GameKind::Gomoku),
+            pictures: GameKind::ALL.map(|g| (home::sample_position(g), Cache::new())),
+        };
+        app.rules = Rules::new(GameKind::Gomoku, app.start_position(GameKind::Gomoku));
+        app
+    }
+
+    /// The app as the desktop program starts it: the user's directories and configuration.
+    pub fn boot() -> (App, Task<Message>) {
+        let (levels, problem) = match tabula_games::config::load_levels() {
+            Ok(levels) => (levels, None),
+            Err(e) => (tabula_games::config::default_levels(), Some(format!("Using the built-in levels: {e}"))),
+        };
+        let mut app = App::new(Paths::from_platform(), levels, registry::new_match, AiRunner::Background);
+        if let Some(problem) = problem {
+            app.notice = Some(problem);
+        }
+        (app, Task::none())
+    }
+
+    /// The window title.
+    #[must_use]
+    pub fn title(&self) -> String {
+        match (&self.play, self.screen) {
+            (Some(play), Screen::Play) => format!("Tabula — {}", play.kind().name()),
+            _ => "Tabula".into(),
+        }
+    }
+
+    /// The colours of the widgets.
+    #[must_use]
+    pub fn theme(&self) -> Theme {
+        iced_theme(self.settings.theme)
+    }
+
+    /// The screen shown.
+    #[must_use]
+    pub fn screen(&self) -> Screen {
+        self.screen
+    }
+
+    /// The game on the play screen.
+    #[must_use]
+    pub fn play(&self) -> Option<&Play> {
+        self.play.as_ref()
+    }
+
+    /// The statistics.
+    #[must_use]
+    pub fn statistics(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The new-game form.
+    #[must_use]
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+
+    /// The compare screen's state.
+    #[must_use]
+    pub fn comparison(&self) -> &Compare {
+        &self.compare
+    }
+
+    /// Runs every queued search on this thread and returns their answers as messages (tests).
+    pub fn run_queued_searches(&mut self) -> Vec<Message> {
+        match &mut self.runner {
+            AiRunner::Queued(requests) => requests.drain(..).map(|r| Message::AiFinished(r.run())).collect(),
+            AiRunner::Background => Vec::new(),
+        }
+    }
+
+    fn start_position(&self, game: GameKind) -> Option<Snapshot> {
+        let rule_set = game.rule_sets().first()?.id.to_string();
+        let spec = registry::MatchSpec { game, rule_set, board_size: None };
+        (self.factory)(&spec).ok().map(|m| m.current())
+    }
+
+    fn default_level(&self) -> LevelChoice {
+        LevelChoice::Named(self.settings.default_level.clone())
+    }
+
+    /// Handles a message.
+    pub fn update(&mut self, message: Message) -> Task<Message> {
+        match message {
+            Message::Go(route) => self.go(route),
+            Message::Quit => iced::exit(),
+            Message::Tick(now) => {
+                self.now = now;
+                if let Some(play) = &mut self.play
+                    && play.animation.as_ref().is_some_and(|a| a.is_done(now))
+                {
+                    play.animation = None;
+                }
+                Task::none()
+            }
+            Message::NewGame(msg) => {
+                self.form.update(msg);
+                self.form_error = None;
+                Task::none()
+            }
+            Message::StartGame => self.start_game(),
+            Message::NewGameFrom => {
+                let default_level = self.default_level();
+                if let Some(play) = &mut self.play {
+                    play.cancel_thinking();
+                    self.form = Form::from_setup(&play.setup, default_level);
+                }
+                self.screen = Screen::NewGame;
+                Task::none()
+            }
+            Message::Play(msg) => self.update_play(msg),
+            Message::AiFinished(finished) => self.ai_finished(finished),
+            Message::Settings(msg) => {
+                settings_screen::apply(&mut self.settings, msg);
+                self.settings_problem = self.settings.save(&self.paths.settings()).err();
+                for (_, cache) in &self.pictures {
+                    cache.clear();
+                }
+                self.rules.cache.clear();
+                match &mut self.play {
+                    Some(play) => {
+                        play.cache.clear();
+                        play.cancel_thinking();
+                        play.refresh();
+                        Task::none()
+                    }
+                    None => Task::none(),
+                }
+            }
+            Message::AskResetStatistics => {
+                self.confirm_reset = true;
+                Task::none()
+            }
+            Message::ResetStatistics(reset) => {
+                self.confirm_reset = false;
+                if reset {
+                    self.stats = Statistics::default();
+                    self.notice = self.stats.save(&self.paths.statistics()).err();
+                }
+                Task::none()
+            }
+            Message::RulesGame(game) => {
+                self.rules = Rules::new(game, self.start_position(game));
+                Task::none()
+            }
+            Message::Compare(msg) => {
+                self.compare.update(&msg);
+                if msg == compare::Msg::Replay {
+                    self.replay_for_comparison();
+                }
+                Task::none()
+            }
+        }
+    }
+
+    fn go(&mut self, route: Route) -> Task<Message> {
+        if let Some(play) = &mut self.play {
+            play.cancel_thinking();
+        }
+        self.confirm_reset = false;
+        self.screen = match route {
+            Route::Home => Screen::Home,
+            Route::NewGame(game) => {
+                if self.form.game != game {
+                    self.form.update(new_game::Msg::Game(game));
+                }
+                self.form_error = None;
+                Screen::NewGame
+            }
+            Route::Continue => return self.continue_game(),
+            Route::Statistics => Screen::Statistics,
+            Route::Rules => Screen::Rules,
+            Route::Settings => Screen::Settings,
+            Route::Compare => {
+                if let Some(play) = &self.play
+                    && play.kind() != self.compare.game
+                {
+                    self.compare = Compare::new(play.kind());
+                }
+                Screen::Compare
+            }
+        };
+        Task::none()
+    }
+
+    fn continue_game(&mut self) -> Task<Message> {
+        if self.play.as_ref().is_some_and(|p| !p.is_over()) {
+            self.screen = Screen::Play;
+            return self.sync_play();
+        }
+        let path = self.paths.current_game();
+        let loaded = storage::read_optional(&path).and_then(|text| {
+            let text = text.ok_or_else(|| "there is no unfinished game".to_string())?;
+            SavedGame::parse(&text, &path.display().to_string(), self.factory)
+        });
+        match loaded {
+            Ok((saved, game)) => {
+                self.play = Some(Play::new(saved.setup, game));
+                self.screen = Screen::Play;
+                self.sync_play()
+            }
+            Err(e) => {
+                self.notice = Some(format!("Cannot continue: {e}"));
+                Task::none()
+            }
+        }
+    }
+
+    fn start_game(&mut self) -> Task<Message> {
+        let setup = self.form.setup();
+        match (self.factory)(&setup.spec) {
+            Ok(game) => {
+                self.play = Some(Play::new(setup, game));
+                self.screen = Screen::Play;
+                self.form_error = None;
+                self.sync_play()
+            }
+            Err(e) => {
+                self.form_error = Some(format!("Cannot start the game: {e}"));
+                Task::none()
+            }
+        }
+    }
+
+    fn update_play(&mut self, msg: play::Msg) -> Task<Message> {
+        let settings = self.settings.clone();
+        let default_path = |saving: bool, play: &Play| {
+            let dir = self.paths.saves();
+            let name = if saving {
+                let secs =
+                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+                format!("{}-{secs}.toml", play.kind().id())
+            } else {
+                String::new()
+            };
+            dir.join(name).display().to_string()
+        };
+        let Some(play) = &mut self.play else { return Task::none() };
+        match msg {
+            play::Msg::Clicked(cell) => {
+                if play.click(cell, &settings) {
+                    return self.sync_play();
+                }
+            }
+            play::Msg::Pass => {
+                if play.human_to_move()
+                    && play.game.must_pass()
+                    && let Ok(report) = play.game.pass()
+                {
+                    play.after_move(&report, &settings);
+                    return self.sync_play();
+                }
+            }
+            play::Msg::Undo => {
+                play.undo();
+                return self.sync_play();
+            }
+            play::Msg::Redo => {
+                play.redo();
+                return self.sync_play();
+            }
+            play::Msg::Hint => return self.start_hint(),
+            play::Msg::Resign => {
+                play.resign();
+                return self.sync_play();
+            }
+            play::Msg::View(ply) => play.view(ply),
+            play::Msg::ViewLive => play.view(play.game.ply()),
+            play::Msg::TogglePause => {
+                play.paused = !play.paused;
+                if play.paused {
+                    play.cancel_thinking();
+                }
+                return self.sync_play();
+            }
+            play::Msg::OpenSave | play::Msg::OpenLoad => {
+                let saving = msg == play::Msg::OpenSave;
+                let path = default_path(saving, play);
+                play.file_panel = Some(FilePanel { saving, path, error: None });
+            }
+            play::Msg::PathChanged(path) => {
+                if let Some(panel) = &mut play.file_panel {
+                    panel.path = path;
+                    panel.error = None;
+                }
+            }
+            play::Msg::ConfirmFile => return self.confirm_file(),
+            play::Msg::CloseFile => play.file_panel = None,
+        }
+        Task::none()
+    }
+
+    fn confirm_file(&mut self) -> Task<Message> {
+        let factory = self.factory;
+        let Some(play) = &mut self.play else { return Task::none() };
+        let Some(panel) = play.file_panel.clone() else { return Task::none() };
+        let path = std::path::PathBuf::from(panel.path.trim());
+        if panel.path.trim().is_empty() {
+            if let Some(p) = &mut play.file_panel {
+                p.error = Some("Type the path of a file.".into());
+            }
+            return Task::none();
+        }
+        if panel.saving {
+            let text = SavedGame::of(&play.setup, play.game.as_ref()).to_toml();
+            match storage::write_atomic(&path, &text) {
+                Ok(()) => {
+                    play.file_panel = None;
+                    play.status = Some(format!("Saved to {}", path.display()));
+                }
+                Err(e) => {
+                    if let Some(p) = &mut play.file_panel {
+                        p.error = Some(e);
+                    }
+                }
+            }
+            return Task::none();
+        }
+        let loaded = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+            .and_then(|text| SavedGame::parse(&text, &path.display().to_string(), factory));
+        match loaded {
+            Ok((saved, game)) => {
+                let mut fresh = Play::new(saved.setup, game);
+                fresh.status = Some(format!("Loaded {}", path.display()));
+                self.play = Some(fresh);
+                self.sync_play()
+            }
+            Err(e) => {
+                if let Some(p) = &mut play.file_panel {
+                    p.error = Some(e);
+                }
+                Task::none()
+            }
+        }
+    }
+
+    fn start_hint(&mut self) -> Task<Message> {
+        let level = self.hint_level();
+        let generation = self.next_generation();
+        let Some(play) = &mut self.play else { return Task::none() };
+        if !play.human_to_move() || play.thinking.is_some() || play.viewing.is_some() {
+            return Task::none();
+        }
+        let (thinking, request) =
+            ai_task::prepare(play.game.as_ref(), &level, generation, generation, Purpose::Hint, Duration::ZERO);
+        play.thinking = Some(thinking);
+        play.status = None;
+        self.dispatch(request)
+    }
+
+    fn hint_level(&self) -> Level {
+        let mut level =
+            self.levels.get("Hard").or_else(|| self.levels.hardest()).cloned().unwrap_or_else(|| Level::custom(4));
+        level.randomness = 0;
+        level.time_ms = Some(level.time_ms.map_or(1500, |t| t.min(1500)));
+        level
+    }
+
+    fn next_generation(&mut self) -> u64 {
+        self.generation += 1;
+        self.generation
+    }
+
+    fn dispatch(&mut self, request: Request) -> Task<Message> {
+        match &mut self.runner {
+            AiRunner::Background => request.into_task(Message::AiFinished),
+            AiRunner::Queued(queue) => {
+                queue.push(request);
+                Task::none()
+            }
+        }
+    }
+
+    fn ai_finished(&mut self, finished: Finished) -> Task<Message> {
+        let settings = self.settings.clone();
+        let Some(play) = &mut self.play else { return Task::none() };
+        if play.thinking.as_ref().is_none_or(|t| t.generation != finished.generation) {
+            return Task::none();
+        }
+        play.thinking = None;
+        match (finished.purpose, finished.analysis) {
+            (Purpose::Move, Some(analysis)) => {
+                play.apply_computer_move(&analysis, &settings);
+                play.analysis = Some(analysis);
+            }
+            (Purpose::Move, None) => play.status = Some("The computer found no move.".into()),
+            (Purpose::Hint, Some(analysis)) => {
+                play.hint = analysis.cell;
+                play.status = Some(format!("Hint: {}", analysis.notation));
+                play.analysis = Some(analysis);
+            }
+            (Purpose::Hint, None) => play.status = Some("No hint: there is nothing to play.".into()),
+        }
+        self.sync_play()
+    }
+
+    /// After any change to the game: count a finished game, keep the autosave current, and set the computer
+    /// thinking when it is its turn.
+    fn sync_play(&mut self) -> Task<Message> {
+        let Some(play) = &mut self.play else { return Task::none() };
+        if play.is_over() {
+            if !play.recorded {
+                play.recorded = true;
+                record_result(play, &mut self.stats);
+                if let Err(e) = self.stats.save(&self.paths.statistics()) {
+                    play.status = Some(e);
+                }
+            }
+            let _ = std::fs::remove_file(self.paths.current_game());
+            self.autosave_exists = false;
+            return Task::none();
+        }
+        if play.game.ply() > 0 {
+            let text = SavedGame::of(&play.setup, play.game.as_ref()).to_toml();
+            match storage::write_atomic(&self.paths.current_game(), &text) {
+                Ok(()) => self.autosave_exists = true,
+                Err(e) => play.status = Some(e),
+            }
+        }
+        if self.screen != Screen::Play || play.thinking.is_some() || !play.computer_to_move() {
+            return Task::none();
+        }
+        let level = match play.setup.seat(play.game.to_move()) {
+            crate::setup::Seat::Computer(choice) => choice.resolve(&self.levels),
+            crate::setup::Seat::Human => return Task::none(),
+        };
+        self.generation += 1;
+        let generation = self.generation;
+        let pace = Duration::from_millis(self.settings.computer_pace_ms);
+        let (thinking, request) =
+            ai_task::prepare(play.game.as_ref(), &level, generation, generation, Purpose::Move, pace);
+        play.thinking = Some(thinking);
+        self.dispatch(request)
+    }
+
+    fn replay_for_comparison(&mut self) {
+        let Some(play) = self.play.as_ref().filter(|p| p.kind() == self.compare.game) else { return };
+        let moves = play.game.move_list();
+        let game = self.compare.game;
+        self.compare.replays = game
+            .rule_sets()
+            .iter()
+            .filter(|r| self.compare.selected.iter().any(|s| s == r.id))
+            .map(|r| {
+                let sizes = game.board_sizes(r.id);
+                let size = play.setup.spec.board_size.filter(|s| sizes.contains(s));
+                let spec = registry::MatchSpec { game, rule_set: r.id.to_string(), board_size: size };
+                compare::replay(&spec, r.name, &moves, self.factory)
+            })
+            .collect();
+        self.compare.source = Some(format!("The current game: {} moves.", moves.len()));
+    }
+
+    /// What to listen to: a frame clock while discs turn, a slower one while the computer thinks.
+    pub fn subscription(&self) -> Subscription<Message> {
+        let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
+            return Subscription::none();
+        };
+        if play.animation.is_some() {
+            time::every(Duration::from_millis(16)).map(Message::Tick)
+        } else if play.thinking.is_some() {
+            time::every(Duration::from_millis(150)).map(Message::Tick)
+        } else {
+            Subscription::none()
+        }
+    }
+
+    /// The screen.
+    pub fn view(&self) -> Element<'_, Message> {
+        match (self.screen, &self.play) {
+            (Screen::Play, Some(play)) => play::view(play, &self.settings, self.now),
+            (Screen::NewGame, _) => new_game::view(&self.form, &self.levels, self.form_error.as_deref()),
+            (Screen::Statistics, _) => statistics::view(&self.stats, self.confirm_reset),
+            (Screen::Rules, _) => rules::view(&self.rules, &self.settings),
+            (Screen::Settings, _) => {
+                settings_screen::view(&self.settings, &self.levels, self.settings_problem.as_deref())
+            }
+            (Screen::Compare, _) => {
+                compare::view(&self.compare, self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game))
+            }
+            (Screen::Home | Screen::Play, _) => {
+                let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;
+                home::view(&self.pictures, &self.settings, can_continue, self.notice.as_deref())
+            }
+        }
+    }
+}
+
+/// Counts a finished human-vs-computer game in the statistics.
+fn record_result(play: &Play, stats: &mut Statistics) {
+    let (Some(human), Some(outcome)) = (play.setup.lone_human(), play.outcome()) else { return };
+    let crate::setup::Seat::Computer(level) = play.setup.seat(human.opponent()) else { return };
+    let result = match outcome.result {
+        GameResult::Win(p) if p == human => stats::Result::Win,
+        GameResult::Win(_) => stats::Result::Loss,
+        GameResult::Draw => stats::Result::Draw,
+    };
+    stats.add(play.kind().id(), &play.setup.spec.rule_set, &level.label(), result);
+}

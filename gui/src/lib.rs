@@ -1,0 +1,14 @@
+//! The Tabula desktop app: Gomoku and Othello on an iced canvas, against the computer or a friend.
+
+pub mod ai_task;
+pub mod animation;
+pub mod app;
+pub mod board_canvas;
+pub mod registry;
+pub mod save_file;
+pub mod screen;
+pub mod settings;
+pub mod setup;
+pub mod stats;
+pub mod storage;
+pub mod theme;

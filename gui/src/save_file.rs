@@ -1,0 +1,146 @@
+//! Tabula's own saved-game format: TOML naming the game, rule set, board size, both players and the moves.
+//!
+//! ```toml
+//! format = 1
+//! game = "othello"
+//! rule_set = "classic"
+//! board_size = 8
+//! moves = ["f5", "d6", "c3"]
+//!
+//! [black]
+//! player = "human"
+//!
+//! [white]
+//! player = "computer"
+//! level = "Medium"     # or `depth = 7` for a custom level
+//! ```
+
+use serde::{Deserialize, Serialize};
+use tabula_games::Match;
+
+use crate::registry::{GameKind, MatchSpec};
+use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
+
+/// The version written into new files.
+pub const FORMAT: u32 = 1;
+
+/// Starts a match for a spec; the registry's `new_match`, or a stand-in in tests.
+pub type MatchFactory = fn(&MatchSpec) -> Result<Box<dyn Match>, String>;
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatRecord {
+    player: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    level: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileRecord {
+    format: u32,
+    game: GameKind,
+    rule_set: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board_size: Option<usize>,
+    #[serde(default)]
+    moves: Vec<String>,
+    black: SeatRecord,
+    white: SeatRecord,
+}
+
+/// A game as stored: who played what, and the moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedGame {
+    /// The game and the players.
+    pub setup: GameSetup,
+    /// The moves in standard notation.
+    pub moves: Vec<String>,
+}
+
+impl SavedGame {
+    /// The game of `setup` with the moves of `game`.
+    #[must_use]
+    pub fn of(setup: &GameSetup, game: &dyn Match) -> SavedGame {
+        SavedGame { setup: setup.clone(), moves: game.move_list() }
+    }
+
+    /// The file's text.
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        let seat = |s: &Seat| match s {
+            Seat::Human => SeatRecord { player: "human".into(), level: None, depth: None },
+            Seat::Computer(LevelChoice::Named(name)) => {
+                SeatRecord { player: "computer".into(), level: Some(name.clone()), depth: None }
+            }
+            Seat::Computer(LevelChoice::Custom(depth)) => {
+                SeatRecord { player: "computer".into(), level: None, depth: Some(*depth) }
+            }
+        };
+        let record = FileRecord {
+            format: FORMAT,
+            game: self.setup.spec.game,
+            rule_set: self.setup.spec.rule_set.clone(),
+            board_size: self.setup.spec.board_size,
+            moves: self.moves.clone(),
+            black: seat(&self.setup.seats[0]),
+            white: seat(&self.setup.seats[1]),
+        };
+        let body = toml::to_string_pretty(&record).unwrap_or_default();
+        format!("# A game saved by Tabula.\n{body}")
+    }
+
+    /// Reads a file's text and replays its moves with `factory`. Any problem (syntax, an unknown game or rule
+    /// set, an illegal move) is an error naming it; `source` names the file in messages.
+    pub fn parse(text: &str, source: &str, factory: MatchFactory) -> Result<(SavedGame, Box<dyn Match>), String> {
+        let record: FileRecord = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            match line {
+                Some(line) => format!("{source}, line {line}: {}", e.message().trim()),
+                None => format!("{source}: {}", e.message().trim()),
+            }
+        })?;
+        let fail = |message: String| format!("{source}: {message}");
+        if record.format != FORMAT {
+            return Err(fail(format!(
+                "format {} is not supported (this version reads format {FORMAT})",
+                record.format
+            )));
+        }
+        let game = record.game;
+        if !game.rule_sets().iter().any(|r| r.id == record.rule_set) {
+            return Err(fail(format!("{} has no rule set `{}`", game.name(), record.rule_set)));
+        }
+        let sizes = game.board_sizes(&record.rule_set);
+        if let Some(size) = record.board_size
+            && !sizes.contains(&size)
+        {
+            return Err(fail(format!("board size {size} is not allowed for rule set `{}`", record.rule_set)));
+        }
+        let seats = [seat_of(&record.black, "black").map_err(fail)?, seat_of(&record.white, "white").map_err(fail)?];
+        let spec = MatchSpec { game, rule_set: record.rule_set, board_size: record.board_size };
+        let mut session = factory(&spec).map_err(fail)?;
+        for (i, mv) in record.moves.iter().enumerate() {
+            session.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
+        }
+        Ok((SavedGame { setup: GameSetup { spec, seats }, moves: record.moves }, session))
+    }
+}
+
+fn seat_of(record: &SeatRecord, side: &str) -> Result<Seat, String> {
+    match (record.player.as_str(), &record.level, record.depth) {
+        ("human", None, None) => Ok(Seat::Human),
+        ("human", _, _) => Err(format!("[{side}]: a human player has no level or depth")),
+        ("computer", Some(name), None) if !name.trim().is_empty() => {
+            Ok(Seat::Computer(LevelChoice::Named(name.clone())))
+        }
+        ("computer", None, Some(depth)) if (1..=MAX_CUSTOM_DEPTH).contains(&depth) => {
+            Ok(Seat::Computer(LevelChoice::Custom(depth)))
+        }
+        ("computer", None, Some(depth)) => Err(format!("[{side}]: depth {depth} is outside 1..={MAX_CUSTOM_DEPTH}")),
+        ("computer", _, _) => Err(format!("[{side}]: a computer player needs either `level` or `depth`")),
+        (other, _, _) => Err(format!("[{side}]: player `{other}` must be \"human\" or \"computer\"")),
+    }
+}

@@ -1,0 +1,182 @@
+//! Compare rule sets: a side-by-side table of the chosen rule sets (generated from the declarations) and the
+//! current game's moves replayed under each of them, showing where the outcome changes.
+
+use iced::widget::{button, checkbox, column, row, scrollable, text};
+use iced::{Element, Fill, Length};
+use tabula_core::GameResult;
+
+use crate::app::{Message, Route};
+use crate::registry::{GameKind, MatchSpec};
+use crate::save_file::MatchFactory;
+use crate::screen::rules::choices_of;
+use crate::screen::widgets::{card, heading, page, segmented};
+use crate::setup::colour_name;
+
+/// A change on the compare screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// Another game.
+    Game(GameKind),
+    /// A rule set in or out of the comparison.
+    Toggle(String, bool),
+    /// Replay the current game under the chosen rule sets.
+    Replay,
+}
+
+/// How a game's moves fare under one rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// The rule set's name.
+    pub rule_set: String,
+    /// What happened, in words.
+    pub summary: String,
+    /// The number of moves that could be played.
+    pub played: usize,
+    /// The result, if the game ended within the moves.
+    pub result: Option<GameResult>,
+}
+
+/// The screen's state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compare {
+    /// The game compared.
+    pub game: GameKind,
+    /// The rule sets compared, by id.
+    pub selected: Vec<String>,
+    /// The replays of the last request.
+    pub replays: Vec<Replay>,
+    /// The moves replayed, and what they came from.
+    pub source: Option<String>,
+}
+
+impl Compare {
+    /// The comparison of all of `game`'s rule sets.
+    #[must_use]
+    pub fn new(game: GameKind) -> Compare {
+        Compare {
+            game,
+            selected: game.rule_sets().iter().map(|r| r.id.to_string()).collect(),
+            replays: Vec::new(),
+            source: None,
+        }
+    }
+
+    /// Applies a selection change (replays are the app's job).
+    pub fn update(&mut self, msg: &Msg) {
+        match msg {
+            Msg::Game(game) => *self = Compare::new(*game),
+            Msg::Toggle(id, true) if !self.selected.contains(id) => self.selected.push(id.clone()),
+            Msg::Toggle(id, false) => self.selected.retain(|s| s != id),
+            Msg::Toggle(..) | Msg::Replay => {}
+        }
+    }
+}
+
+/// Plays `moves` from the start under `spec` until they run out, the game ends or a move is refused.
+#[must_use]
+pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFactory) -> Replay {
+    let mut game = match factory(spec) {
+        Ok(game) => game,
+        Err(e) => return Replay { rule_set: name.into(), summary: e, played: 0, result: None },
+    };
+    for (i, mv) in moves.iter().enumerate() {
+        if game.is_over() {
+            break;
+        }
+        if let Err(reason) = game.play_notation(mv) {
+            let summary = format!("move {} ({mv}) is not allowed: {reason}", i + 1);
+            return Replay { rule_set: name.into(), summary, played: i, result: None };
+        }
+    }
+    let snapshot = game.current();
+    let played = game.ply();
+    let result = snapshot.outcome.map(|o| o.result);
+    let summary = match snapshot.outcome {
+        Some(o) => {
+            let who = match o.result {
+                GameResult::Win(p) => format!("{} wins", colour_name(p)),
+                GameResult::Draw => "a draw".into(),
+            };
+            let reason = snapshot.end_reason.map(|r| format!(" ({r})")).unwrap_or_default();
+            format!("over after move {played}: {who}{reason}")
+        }
+        None => format!("all {played} moves play; the game goes on"),
+    };
+    Replay { rule_set: name.into(), summary, played, result }
+}
+
+/// The compare screen; `can_replay` says whether there is a game of this kind to replay.
+pub fn view(compare: &Compare, can_replay: bool) -> Element<'_, Message> {
+    let msg = |m: Msg| Message::Compare(m);
+    let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
+    let all = compare.game.rule_sets();
+    let picks = row(all.iter().map(|r| {
+        let id = r.id.to_string();
+        checkbox(compare.selected.contains(&id))
+            .label(r.name)
+            .on_toggle(move |on| msg(Msg::Toggle(id.clone(), on)))
+            .into()
+    }))
+    .spacing(18);
+    let chosen: Vec<_> = all.iter().filter(|r| compare.selected.iter().any(|s| s == r.id)).collect();
+    let col_width = 170.0;
+    let header = row![text("").width(Length::Fixed(120.0))]
+        .extend(chosen.iter().map(|r| text(r.name).size(16).width(Length::Fixed(col_width)).into()));
+    let mut table = column![header].spacing(8);
+    for axis in compare.game.axes() {
+        let values: Vec<String> = chosen
+            .iter()
+            .map(|r| {
+                choices_of(compare.game, r)
+                    .into_iter()
+                    .find(|(a, _, _)| a == axis.name)
+                    .map(|(_, c, _)| c)
+                    .unwrap_or_default()
+            })
+            .collect();
+        let differs = values.windows(2).any(|w| w[0] != w[1]);
+        let line = row![text(axis.name).size(15).width(Length::Fixed(120.0))].extend(values.into_iter().map(|v| {
+            let t = text(v).size(15).width(Length::Fixed(col_width));
+            if differs { t.style(text::primary).into() } else { t.into() }
+        }));
+        table = table.push(line);
+    }
+    let mut replay_box = column![heading("Replay a game under each rule set")].spacing(8);
+    replay_box = replay_box.push(
+        button(text("Replay the current game"))
+            .on_press_maybe((can_replay && chosen.len() >= 2).then(|| msg(Msg::Replay)))
+            .padding([6, 12]),
+    );
+    if !can_replay {
+        replay_box = replay_box
+            .push(text(format!("Start or continue a {} game to replay it here.", compare.game.name())).size(14));
+    }
+    if let Some(source) = &compare.source {
+        replay_box = replay_box.push(text(source.clone()).size(14));
+    }
+    let first_result = compare.replays.first().map(|r| (r.result, r.played));
+    for r in &compare.replays {
+        let changed = first_result.is_some_and(|f| f != (r.result, r.played));
+        let line = text(format!("{}: {}", r.rule_set, r.summary)).size(15);
+        replay_box = replay_box.push(if changed { line.style(text::danger) } else { line });
+    }
+    if compare.replays.len() >= 2 {
+        let same = compare.replays.iter().all(|r| Some((r.result, r.played)) == first_result);
+        replay_box = replay_box.push(
+            text(if same {
+                "The outcome is the same under every rule set."
+            } else {
+                "The outcome changes (in red) under some rule sets."
+            })
+            .size(14),
+        );
+    }
+    let content = column![
+        segmented(&games, &compare.game, move |g| msg(Msg::Game(g))),
+        picks,
+        card(column![heading("Rules side by side"), table].spacing(10)).width(Fill),
+        card(replay_box).width(Fill),
+    ]
+    .spacing(16);
+    page("Compare rule sets", Message::Go(Route::Home), scrollable(content).height(Fill))
+}

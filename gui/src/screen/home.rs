@@ -1,0 +1,110 @@
+//! The home screen: a card per game with a small board picture, and the main menu.
+
+use std::time::Instant;
+
+use iced::widget::canvas::{Cache, Canvas};
+use iced::widget::{button, column, container, row, text};
+use iced::{Element, Fill, Length};
+use tabula_core::Player;
+use tabula_games::{Cell, MoveReport, Snapshot};
+
+use crate::app::{Message, Route};
+use crate::board_canvas::BoardView;
+use crate::registry::GameKind;
+use crate::screen::play::board_options;
+use crate::screen::widgets::{card, menu_button};
+use crate::settings::Settings;
+
+/// A picture of a game in progress for the game's card (a fixed, hand-set position).
+#[must_use]
+pub fn sample_position(game: GameKind) -> Snapshot {
+    type Points = &'static [(usize, usize)];
+    let (size, black, white, last): (usize, Points, Points, (usize, usize)) = match game {
+        GameKind::Gomoku => (9, &[(4, 4), (3, 3), (5, 5), (5, 3), (2, 6)], &[(4, 3), (3, 4), (6, 6), (4, 5)], (2, 6)),
+        GameKind::Othello => {
+            (8, &[(3, 3), (4, 4), (2, 3), (3, 2), (4, 3), (5, 2)], &[(3, 4), (4, 5), (2, 4), (5, 4)], (5, 2))
+        }
+    };
+    let mut stones = vec![None; size * size];
+    for &(x, y) in black {
+        stones[y * size + x] = Some(Player::First);
+    }
+    for &(x, y) in white {
+        stones[y * size + x] = Some(Player::Second);
+    }
+    Snapshot {
+        size: (size, size),
+        counts: [black.len(), white.len()],
+        stones,
+        to_move: Player::Second,
+        markers: Vec::new(),
+        last_move: Some(MoveReport {
+            player: Some(Player::First),
+            placed: Some(Cell::new(last.0, last.1)),
+            ..MoveReport::default()
+        }),
+        outcome: None,
+        end_reason: None,
+    }
+}
+
+/// The home screen. `pictures` are the board pictures of the cards; `can_continue` enables Continue.
+pub fn view<'a>(
+    pictures: &'a [(Snapshot, Cache); 2],
+    settings: &'a Settings,
+    can_continue: bool,
+    notice: Option<&'a str>,
+) -> Element<'a, Message> {
+    let cards = row(GameKind::ALL.iter().zip(pictures).map(|(&game, (snapshot, cache))| {
+        let mut options = board_options(game, settings);
+        options.coordinates = None;
+        let picture = Canvas::new(BoardView::<Message> {
+            snapshot: snapshot.clone(),
+            options,
+            numbers: None,
+            preview: None,
+            hint: None,
+            animation: None,
+            now: Instant::now(),
+            cache,
+            on_click: None,
+        })
+        .width(Length::Fixed(230.0))
+        .height(Length::Fixed(230.0));
+        let body = column![
+            picture,
+            text(game.name()).size(28),
+            text(game.tagline()).size(15),
+            button(text(format!("Play {}", game.name())).size(17).center().width(Fill))
+                .on_press(Message::Go(Route::NewGame(game)))
+                .padding([8, 12])
+                .width(Fill),
+        ]
+        .spacing(10)
+        .align_x(iced::Center)
+        .width(Length::Fixed(250.0));
+        card(body).into()
+    }))
+    .spacing(28);
+    let menu = column![
+        menu_button("Continue", can_continue.then_some(Message::Go(Route::Continue))),
+        menu_button("Statistics", Some(Message::Go(Route::Statistics))),
+        menu_button("Compare rule sets", Some(Message::Go(Route::Compare))),
+        menu_button("Rules", Some(Message::Go(Route::Rules))),
+        menu_button("Settings", Some(Message::Go(Route::Settings))),
+        menu_button("Quit", Some(Message::Quit)),
+    ]
+    .spacing(10);
+    let mut page = column![
+        column![text("Tabula").size(52), text("Gomoku and Othello against the computer or a friend").size(17)]
+            .align_x(iced::Center)
+            .spacing(4),
+        row![cards, menu].spacing(40).align_y(iced::Center),
+    ]
+    .spacing(30)
+    .align_x(iced::Center);
+    if let Some(notice) = notice {
+        page = page.push(text(notice).size(14).style(text::danger));
+    }
+    container(page).center(Fill).padding(20).into()
+}

@@ -1,0 +1,230 @@
+//! The new-game screen: the rule set (with its description), the board size and, for Black and White, a human or
+//! the computer at a level.
+
+use std::fmt;
+
+use iced::widget::{button, column, pick_list, row, slider, text};
+use iced::{Element, Fill, Length};
+use tabula_core::{Levels, Player};
+
+use crate::app::{Message, Route};
+use crate::registry::{GameKind, MatchSpec};
+use crate::screen::widgets::{card, heading, page, segmented};
+use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat, colour_name};
+
+/// What the form asks of the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// Another game.
+    Game(GameKind),
+    /// Another rule set, by id.
+    RuleSet(String),
+    /// Another board size.
+    BoardSize(usize),
+    /// A side played by the computer (true) or a human.
+    Computer(Player, bool),
+    /// A side's level.
+    Level(Player, LevelChoice),
+    /// A side's custom depth.
+    Depth(Player, u32),
+}
+
+/// A rule set in the menu.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RuleItem {
+    id: String,
+    name: String,
+}
+
+impl fmt::Display for RuleItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// A board size in the menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SizeItem(usize);
+
+impl fmt::Display for SizeItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{0}×{0}", self.0)
+    }
+}
+
+/// The form's state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// The game.
+    pub game: GameKind,
+    /// The rule set id.
+    pub rule_set: String,
+    /// The chosen board size.
+    pub board_size: usize,
+    /// Whether the computer plays Black, White.
+    pub computer: [bool; 2],
+    /// The level of each side when the computer plays it.
+    pub levels: [LevelChoice; 2],
+}
+
+impl Form {
+    /// A form for `game`: its default rule set, the human as Black against the computer at `level`.
+    #[must_use]
+    pub fn new(game: GameKind, level: LevelChoice) -> Form {
+        let rule_set = game.rule_sets().first().map(|r| r.id.to_string()).unwrap_or_default();
+        let mut form = Form { game, rule_set, board_size: 0, computer: [false, true], levels: [level.clone(), level] };
+        form.fit_board_size();
+        form
+    }
+
+    /// A form filled in from an earlier game.
+    #[must_use]
+    pub fn from_setup(setup: &GameSetup, default_level: LevelChoice) -> Form {
+        let mut form = Form::new(setup.spec.game, default_level);
+        form.rule_set = setup.spec.rule_set.clone();
+        form.fit_board_size();
+        if let Some(size) = setup.spec.board_size {
+            form.board_size = size;
+        }
+        for (i, seat) in setup.seats.iter().enumerate() {
+            form.computer[i] = seat.is_computer();
+            if let Seat::Computer(level) = seat {
+                form.levels[i] = level.clone();
+            }
+        }
+        form
+    }
+
+    fn sizes(&self) -> Vec<usize> {
+        self.game.board_sizes(&self.rule_set)
+    }
+
+    fn fit_board_size(&mut self) {
+        let sizes = self.sizes();
+        if !sizes.contains(&self.board_size) {
+            self.board_size = sizes.first().copied().unwrap_or(0);
+        }
+    }
+
+    /// Applies a change.
+    pub fn update(&mut self, msg: Msg) {
+        match msg {
+            Msg::Game(game) => {
+                let levels = self.levels.clone();
+                *self = Form::new(game, levels[1].clone());
+                self.levels = levels;
+            }
+            Msg::RuleSet(id) => {
+                self.rule_set = id;
+                self.fit_board_size();
+            }
+            Msg::BoardSize(size) => self.board_size = size,
+            Msg::Computer(p, on) => self.computer[p.index()] = on,
+            Msg::Level(p, level) => self.levels[p.index()] = level,
+            Msg::Depth(p, depth) => self.levels[p.index()] = LevelChoice::Custom(depth.clamp(1, MAX_CUSTOM_DEPTH)),
+        }
+    }
+
+    /// The game this form describes.
+    #[must_use]
+    pub fn setup(&self) -> GameSetup {
+        let fixed = self.sizes().len() <= 1;
+        let seat = |i: usize| if self.computer[i] { Seat::Computer(self.levels[i].clone()) } else { Seat::Human };
+        GameSetup {
+            spec: MatchSpec {
+                game: self.game,
+                rule_set: self.rule_set.clone(),
+                board_size: (!fixed && self.board_size > 0).then_some(self.board_size),
+            },
+            seats: [seat(0), seat(1)],
+        }
+    }
+}
+
+/// The form.
+pub fn view<'a>(form: &'a Form, levels: &'a Levels, error: Option<&'a str>) -> Element<'a, Message> {
+    let msg = |m: Msg| Message::NewGame(m);
+    let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
+    let rule_sets = form.game.rule_sets();
+    let items: Vec<RuleItem> =
+        rule_sets.iter().map(|r| RuleItem { id: r.id.to_string(), name: r.name.to_string() }).collect();
+    let selected = items.iter().find(|i| i.id == form.rule_set).cloned();
+    let description = rule_sets.iter().find(|r| r.id == form.rule_set).map_or("", |r| r.description);
+    let sizes: Vec<SizeItem> = form.sizes().into_iter().map(SizeItem).collect();
+    let size_row: Element<'a, Message> = if sizes.len() > 1 {
+        row![
+            text("Board").size(16).width(Length::Fixed(90.0)),
+            pick_list(sizes, Some(SizeItem(form.board_size)), move |s: SizeItem| msg(Msg::BoardSize(s.0))),
+        ]
+        .align_y(iced::Center)
+        .into()
+    } else {
+        text(format!("Board: {0}×{0}", form.board_size)).size(16).into()
+    };
+    let rules = card(
+        column![
+            heading("Game and rules"),
+            segmented(&games, &form.game, move |g| msg(Msg::Game(g))),
+            row![
+                text("Rule set").size(16).width(Length::Fixed(90.0)),
+                pick_list(items, selected, move |i: RuleItem| msg(Msg::RuleSet(i.id))).width(Length::Fixed(260.0)),
+            ]
+            .align_y(iced::Center),
+            text(description).size(14),
+            size_row,
+        ]
+        .spacing(12),
+    )
+    .width(Fill);
+    let seats = row(Player::BOTH.map(|p| seat_view(form, levels, p))).spacing(16);
+    let mut content = column![
+        rules,
+        seats,
+        button(text("Start game").size(20).center().width(Fill))
+            .on_press(Message::StartGame)
+            .padding([10, 20])
+            .width(Length::Fixed(240.0)),
+    ]
+    .spacing(18);
+    if let Some(error) = error {
+        content = content.push(text(error).style(text::danger));
+    }
+    page("New game", Message::Go(Route::Home), content)
+}
+
+fn seat_view<'a>(form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
+    let i = player.index();
+    let kinds = [(false, "Human".to_string()), (true, "Computer".to_string())];
+    let mut body = column![
+        heading(colour_name(player)),
+        segmented(&kinds, &form.computer[i], move |on| Message::NewGame(Msg::Computer(player, on))),
+    ]
+    .spacing(12);
+    if form.computer[i] {
+        let custom_depth = match form.levels[i] {
+            LevelChoice::Custom(d) => d,
+            LevelChoice::Named(_) => 6,
+        };
+        let mut choices: Vec<LevelChoice> = levels.all().iter().map(|l| LevelChoice::Named(l.name.clone())).collect();
+        choices.push(LevelChoice::Custom(custom_depth));
+        body = body.push(
+            row![
+                text("Level").size(16).width(Length::Fixed(60.0)),
+                pick_list(choices, Some(form.levels[i].clone()), move |l| Message::NewGame(Msg::Level(player, l)))
+                    .width(Fill),
+            ]
+            .align_y(iced::Center),
+        );
+        if let LevelChoice::Custom(depth) = form.levels[i] {
+            body = body.push(
+                row![
+                    text(format!("Depth {depth}")).size(15).width(Length::Fixed(70.0)),
+                    slider(1..=MAX_CUSTOM_DEPTH, depth, move |d| Message::NewGame(Msg::Depth(player, d))),
+                ]
+                .spacing(8)
+                .align_y(iced::Center),
+            );
+        }
+    }
+    card(body).width(Fill).into()
+}

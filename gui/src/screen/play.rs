@@ -1,0 +1,559 @@
+//! The play screen: the board, whose turn it is, the counts, the move list, the computer's analysis, the game's
+//! controls and the result banner. The game flow (turns, the computer, undo) lives in [`Play`]'s methods; the
+//! app connects them to the computer's thinking and to storage.
+
+use std::time::Instant;
+
+use iced::widget::canvas::{self, Cache};
+use iced::widget::{button, column, container, row, scrollable, space, stack, text, text_input};
+use iced::{Background, Border, Color, Element, Fill, Length, Theme};
+use tabula_core::score::format_score;
+use tabula_core::{GameResult, Outcome, Player};
+use tabula_games::{Analysis, Cell, Match, MoveReport, Snapshot};
+
+use crate::ai_task::{Purpose, Thinking};
+use crate::animation::FlipAnimation;
+use crate::app::Message;
+use crate::board_canvas::{BoardOptions, BoardStyle, BoardView, Coordinates, StoneIcon};
+use crate::registry::GameKind;
+use crate::screen::widgets::{action, card_style};
+use crate::settings::Settings;
+use crate::setup::{GameSetup, Seat, colour_name};
+use crate::theme::board_palette;
+
+/// What the play screen asks of the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// A click on a board cell.
+    Clicked(Cell),
+    /// The human passes (announced when it is the only move).
+    Pass,
+    /// Take back a move (against the computer: back to the human's previous turn).
+    Undo,
+    /// Replay an undone move.
+    Redo,
+    /// Ask the computer for a move suggestion.
+    Hint,
+    /// The human gives up.
+    Resign,
+    /// Show the position after this many moves.
+    View(usize),
+    /// Back to the current position.
+    ViewLive,
+    /// Pause or resume a computer-vs-computer game.
+    TogglePause,
+    /// Open the save panel.
+    OpenSave,
+    /// Open the load panel.
+    OpenLoad,
+    /// The path in the file panel changed.
+    PathChanged(String),
+    /// Save or load at the panel's path.
+    ConfirmFile,
+    /// Close the file panel.
+    CloseFile,
+}
+
+/// The save or load panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilePanel {
+    /// Saving (true) or loading.
+    pub saving: bool,
+    /// The path typed so far.
+    pub path: String,
+    /// A problem with the last attempt.
+    pub error: Option<String>,
+}
+
+/// A game on the play screen.
+pub struct Play {
+    /// Who plays what.
+    pub setup: GameSetup,
+    /// The game itself.
+    pub game: Box<dyn Match>,
+    /// The ply shown when looking back through the moves; `None` shows the current position.
+    pub viewing: Option<usize>,
+    /// The computer's search in progress.
+    pub thinking: Option<Thinking>,
+    /// The computer's last finished analysis.
+    pub analysis: Option<Analysis>,
+    /// A suggested move for the human.
+    pub hint: Option<Cell>,
+    /// Discs turning over.
+    pub animation: Option<FlipAnimation>,
+    /// A line about what just happened (a pass, an illegal click, a saved file).
+    pub status: Option<String>,
+    /// The player who resigned.
+    pub resigned: Option<Player>,
+    /// Whether the result has been counted in the statistics.
+    pub recorded: bool,
+    /// A computer-vs-computer game waits.
+    pub paused: bool,
+    /// The save/load panel, when open.
+    pub file_panel: Option<FilePanel>,
+    /// The static board drawing.
+    pub cache: Cache,
+    numbers: Vec<Option<usize>>,
+}
+
+impl Play {
+    /// A game of `setup` on `game` (which may already have moves).
+    #[must_use]
+    pub fn new(setup: GameSetup, game: Box<dyn Match>) -> Play {
+        let mut play = Play {
+            setup,
+            game,
+            viewing: None,
+            thinking: None,
+            analysis: None,
+            hint: None,
+            animation: None,
+            status: None,
+            resigned: None,
+            recorded: false,
+            paused: false,
+            file_panel: None,
+            cache: Cache::new(),
+            numbers: Vec::new(),
+        };
+        play.refresh();
+        play
+    }
+
+    /// The game being played.
+    #[must_use]
+    pub fn kind(&self) -> GameKind {
+        self.setup.spec.game
+    }
+
+    /// Whether the game has ended (by the rules or a resignation).
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.resigned.is_some() || self.game.is_over()
+    }
+
+    /// The result if the game has ended: by resignation or by the rules.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.resigned {
+            Some(loser) => Some(Outcome::win(loser.opponent())),
+            None => self.game.current().outcome,
+        }
+    }
+
+    /// Whether a human is to move in the current position and may act.
+    #[must_use]
+    pub fn human_to_move(&self) -> bool {
+        !self.is_over() && !self.setup.seat(self.game.to_move()).is_computer()
+    }
+
+    /// Whether the computer should be thinking about its move now.
+    #[must_use]
+    pub fn computer_to_move(&self) -> bool {
+        !self.is_over() && !self.paused && self.setup.seat(self.game.to_move()).is_computer()
+    }
+
+    /// Stops any search; its answer will be dropped as stale.
+    pub fn cancel_thinking(&mut self) {
+        self.thinking = None;
+    }
+
+    /// Recomputes what is derived from the moves (move numbers).
+    pub fn refresh(&mut self) {
+        let ply = self.viewing.unwrap_or(self.game.ply());
+        let (w, h) = self.game.board_size();
+        let mut numbers = vec![None; w * h];
+        if self.kind() == GameKind::Gomoku {
+            for i in 1..=ply {
+                if let Some(cell) = self.game.snapshot(i).last_move.and_then(|m| m.placed) {
+                    numbers[cell.y * w + cell.x] = Some(i);
+                }
+            }
+        }
+        self.numbers = numbers;
+    }
+
+    /// Plays the human's click, or explains why not; an illegal click changes nothing but the status line.
+    pub fn click(&mut self, cell: Cell, settings: &Settings) -> bool {
+        if self.viewing.is_some()
+            || !self.human_to_move()
+            || self.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Move)
+        {
+            return false;
+        }
+        match self.game.play_cell(cell) {
+            Ok(report) => {
+                self.after_move(&report, settings);
+                true
+            }
+            Err(reason) => {
+                self.status = Some(format!("{}: {reason}", cell_name(cell, self.game.board_size(), self.kind())));
+                false
+            }
+        }
+    }
+
+    /// Bookkeeping after any move: animation, hint and status.
+    pub fn after_move(&mut self, report: &MoveReport, settings: &Settings) {
+        self.cancel_thinking();
+        self.hint = None;
+        self.animation = settings.animation.flip_time().and_then(|t| FlipAnimation::new(report, t, Instant::now()));
+        self.status = report.placed.is_none().then(|| {
+            let who = report.player.map_or("The player", colour_name);
+            format!("{who} has no legal move and passes.")
+        });
+        self.refresh();
+    }
+
+    /// Undo: one move between humans; against the computer, back to the human's previous turn.
+    pub fn undo(&mut self) {
+        self.cancel_thinking();
+        self.hint = None;
+        self.animation = None;
+        self.viewing = None;
+        if self.resigned.take().is_some() {
+            self.status = Some("Resignation taken back.".into());
+            return;
+        }
+        if !self.game.undo() {
+            return;
+        }
+        match self.setup.lone_human() {
+            Some(human) => while self.game.to_move() != human && self.game.ply() > 0 && self.game.undo() {},
+            None if self.setup.seats.iter().all(Seat::is_computer) => self.paused = true,
+            None => {}
+        }
+        self.status = None;
+        self.refresh();
+    }
+
+    /// Redo: one move, or against the computer up to the human's next turn.
+    pub fn redo(&mut self) {
+        self.cancel_thinking();
+        self.hint = None;
+        self.animation = None;
+        self.viewing = None;
+        if !self.game.redo() {
+            return;
+        }
+        if let Some(human) = self.setup.lone_human() {
+            while self.game.to_move() != human && self.game.can_redo() && self.game.redo() {}
+        }
+        self.status = None;
+        self.refresh();
+    }
+
+    /// The human to move gives up.
+    pub fn resign(&mut self) {
+        if self.is_over() {
+            return;
+        }
+        self.cancel_thinking();
+        let loser = self.setup.lone_human().unwrap_or(self.game.to_move());
+        self.resigned = Some(loser);
+        self.status = None;
+    }
+
+    /// Applies the computer's chosen move; `false` when it could not be played.
+    pub fn apply_computer_move(&mut self, analysis: &Analysis, settings: &Settings) -> bool {
+        let result = match analysis.cell {
+            Some(cell) => self.game.play_cell(cell),
+            None => self.game.pass(),
+        };
+        match result {
+            Ok(report) => {
+                self.after_move(&report, settings);
+                true
+            }
+            Err(reason) => {
+                self.status = Some(format!("The computer's move {} failed: {reason}", analysis.notation));
+                false
+            }
+        }
+    }
+
+    /// Shows the position after `ply` moves (the current one for the last ply).
+    pub fn view(&mut self, ply: usize) {
+        self.viewing = (ply < self.game.ply()).then_some(ply);
+        self.animation = None;
+        self.refresh();
+    }
+
+    fn shown(&self) -> Snapshot {
+        match self.viewing {
+            Some(ply) => self.game.snapshot(ply),
+            None => self.game.current(),
+        }
+    }
+}
+
+/// A cell in the game's notation (`f5`, `h8`).
+#[must_use]
+pub fn cell_name(cell: Cell, size: (usize, usize), game: GameKind) -> String {
+    let row = if rows_from_bottom(game) { size.1 - cell.y } else { cell.y + 1 };
+    format!("{}{row}", crate::board_canvas::column_letter(cell.x))
+}
+
+/// Whether the game numbers its rows from the bottom.
+#[must_use]
+pub fn rows_from_bottom(game: GameKind) -> bool {
+    game == GameKind::Gomoku
+}
+
+/// The board options for a game under the settings.
+#[must_use]
+pub fn board_options(game: GameKind, settings: &Settings) -> BoardOptions {
+    BoardOptions {
+        style: match game {
+            GameKind::Gomoku => BoardStyle::Intersections,
+            GameKind::Othello => BoardStyle::Squares,
+        },
+        palette: board_palette(game, settings.theme),
+        coordinates: settings.coordinates.then_some(Coordinates { rows_from_bottom: rows_from_bottom(game) }),
+        legal_markers: settings.legal_markers,
+        forbidden_markers: settings.forbidden_markers,
+    }
+}
+
+/// The words for a finished game: the headline and the detail line.
+#[must_use]
+pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)> {
+    let outcome = play.outcome()?;
+    let headline = match outcome.result {
+        GameResult::Win(p) => match (&play.setup.seats[p.index()], play.setup.lone_human()) {
+            (Seat::Human, Some(_)) => "You win!".to_string(),
+            (Seat::Computer(_), Some(_)) => "The computer wins".to_string(),
+            _ => format!("{} wins", colour_name(p)),
+        },
+        GameResult::Draw => "A draw".to_string(),
+    };
+    let mut detail = Vec::new();
+    if play.kind() == GameKind::Othello {
+        detail.push(format!("{}–{}", snapshot.counts[0], snapshot.counts[1]));
+    }
+    match play.resigned {
+        Some(loser) => detail.push(format!("{} resigned", colour_name(loser))),
+        None => {
+            if let Some(reason) = &snapshot.end_reason {
+                detail.push(reason.clone());
+            }
+        }
+    }
+    detail.push(format!("{} moves", play.game.ply()));
+    Some((headline, detail.join(" · ")))
+}
+
+/// The play screen.
+pub fn view<'a>(play: &'a Play, settings: &'a Settings, now: Instant) -> Element<'a, Message> {
+    let snapshot = play.shown();
+    let options = board_options(play.kind(), settings);
+    let live = play.viewing.is_none();
+    let clickable = live && play.human_to_move() && play.thinking.is_none();
+    let result = result_words(play, &snapshot).filter(|_| live);
+    let panel = side_panel(play, settings, &snapshot);
+    let board = BoardView {
+        snapshot,
+        options,
+        numbers: (settings.move_numbers && play.kind() == GameKind::Gomoku).then_some(play.numbers.as_slice()),
+        preview: clickable.then(|| play.game.to_move()),
+        hint: if live { play.hint } else { None },
+        animation: if live { play.animation.as_ref() } else { None },
+        now,
+        cache: &play.cache,
+        on_click: clickable.then_some((|cell| Message::Play(Msg::Clicked(cell))) as fn(Cell) -> Message),
+    };
+    let board: Element<'a, Message> = canvas::Canvas::new(board).width(Fill).height(Fill).into();
+    let board_area: Element<'a, Message> = match result {
+        Some((headline, detail)) => {
+            stack![board, container(banner(headline, detail)).center_x(Fill).padding(14)].into()
+        }
+        None => board,
+    };
+    row![container(board_area).width(Fill).height(Fill).padding(10), panel].height(Fill).into()
+}
+
+fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
+    container(column![text(headline).size(30), text(detail).size(17)].spacing(4).align_x(iced::Center))
+        .padding([12, 28])
+        .style(|theme: &Theme| {
+            let palette = theme.extended_palette();
+            container::Style {
+                background: Some(Background::Color(Color { a: 0.93, ..palette.primary.strong.color })),
+                text_color: Some(palette.primary.strong.text),
+                border: Border { radius: 12.0.into(), ..Border::default() },
+                ..container::Style::default()
+            }
+        })
+        .into()
+}
+
+fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -> Element<'a, Message> {
+    let palette = board_palette(play.kind(), settings.theme);
+    let rule_name = play
+        .kind()
+        .rule_sets()
+        .into_iter()
+        .find(|r| r.id == play.setup.spec.rule_set)
+        .map_or_else(|| play.setup.spec.rule_set.clone(), |r| r.name.to_string());
+    let title = column![
+        text(play.kind().name()).size(26),
+        text(format!("{rule_name} · {}×{}", snapshot.size.0, snapshot.size.1)).size(15),
+    ];
+    let players = column(Player::BOTH.map(|p| {
+        let seat = play.setup.seat(p);
+        let count = snapshot.counts[p.index()];
+        let mover = snapshot.outcome.is_none() && play.resigned.is_none() && snapshot.to_move == p;
+        row![
+            StoneIcon::view(p, palette, 22.0),
+            text(format!("{} · {}", colour_name(p), seat.describe())).size(16).width(Fill),
+            text(count.to_string()).size(18),
+            text(if mover { "◀" } else { " " }).size(16),
+        ]
+        .spacing(10)
+        .align_y(iced::Center)
+        .into()
+    }))
+    .spacing(6);
+    let turn_line = turn_line(play, snapshot);
+    let mut info = column![title, players, text(turn_line).size(16)].spacing(12);
+    if let Some(status) = &play.status {
+        info = info.push(text(status.clone()).size(15).style(text::warning));
+    }
+    if play.viewing.is_none() && play.human_to_move() && play.game.must_pass() {
+        info = info.push(action("Pass (no legal move)", Some(Message::Play(Msg::Pass))));
+    }
+    if let Some(ply) = play.viewing {
+        info = info.push(
+            row![
+                text(format!("Viewing the position after move {ply}")).size(15).width(Fill),
+                button(text("Back to game").size(14)).on_press(Message::Play(Msg::ViewLive)).padding([4, 8]),
+            ]
+            .align_y(iced::Center),
+        );
+    }
+    let analysis = analysis_view(play);
+    let moves = move_list(play);
+    let controls = controls(play);
+    let mut panel = column![info, analysis, moves, controls].spacing(14).height(Fill);
+    if let Some(panel_state) = &play.file_panel {
+        panel = panel.push(file_panel(panel_state));
+    }
+    container(panel).width(Length::Fixed(340.0)).height(Fill).padding(14).style(card_style).into()
+}
+
+fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
+    if play.is_over() {
+        return "Game over".into();
+    }
+    let mover = colour_name(snapshot.to_move);
+    match &play.thinking {
+        Some(t) if t.purpose == Purpose::Move => {
+            let depth = t.latest().map_or_else(|| "starting".to_string(), |a| format!("depth {}", a.depth));
+            format!("{mover} (computer) is thinking… {depth}")
+        }
+        Some(_) => "Looking for a good move for you…".into(),
+        None if play.paused => "Paused".into(),
+        None if play.human_to_move() => format!("{mover} to move"),
+        None => format!("{mover} (computer) to move"),
+    }
+}
+
+fn analysis_view(play: &Play) -> Element<'_, Message> {
+    let latest = play.thinking.as_ref().and_then(Thinking::latest).or_else(|| play.analysis.clone());
+    let body: Element<'_, Message> = match latest {
+        Some(a) => column![
+            row![
+                text(format!("Best {}", a.notation)).size(16).width(Fill),
+                text(format!("{}{}", format_score(a.score), if a.proven { " (exact)" } else { "" })).size(16),
+            ],
+            text(format!("depth {} · {} nodes · {} kN/s", a.depth, a.nodes, a.nps / 1000)).size(13),
+            text(format!("line: {}", a.line.iter().take(10).cloned().collect::<Vec<_>>().join(" "))).size(13),
+        ]
+        .spacing(3)
+        .into(),
+        None => text("The computer's analysis appears here while it thinks.").size(13).into(),
+    };
+    container(column![text("Analysis").size(14), body].spacing(4)).width(Fill).into()
+}
+
+fn move_list(play: &Play) -> Element<'_, Message> {
+    let moves = play.game.move_list();
+    let current = play.viewing.unwrap_or(moves.len());
+    let entry = |i: usize, mv: &str| {
+        let ply = i + 1;
+        let style = if ply == current { button::primary } else { button::text };
+        button(text(mv.to_string()).size(14))
+            .style(style)
+            .padding([2, 6])
+            .width(Fill)
+            .on_press(Message::Play(Msg::View(ply)))
+    };
+    let rows = moves.chunks(2).enumerate().map(|(n, pair)| {
+        let first = entry(2 * n, &pair[0]);
+        let second: Element<'_, Message> = match pair.get(1) {
+            Some(mv) => entry(2 * n + 1, mv).into(),
+            None => space().width(Fill).into(),
+        };
+        row![text(format!("{}.", n + 1)).size(14).width(Length::Fixed(34.0)), first, second]
+            .align_y(iced::Center)
+            .into()
+    });
+    let start_style = if current == 0 { button::primary } else { button::text };
+    let list = column![
+        button(text("Start").size(14)).style(start_style).padding([2, 6]).on_press(Message::Play(Msg::View(0)))
+    ]
+    .extend(rows)
+    .spacing(1);
+    column![text("Moves").size(14), scrollable(list).anchor_bottom().height(Fill).width(Fill)]
+        .spacing(4)
+        .height(Fill)
+        .into()
+}
+
+fn controls(play: &Play) -> Element<'_, Message> {
+    let msg = |m: Msg| Message::Play(m);
+    let can_undo = play.game.ply() > 0 || play.resigned.is_some();
+    let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
+    let all_computer = play.setup.seats.iter().all(Seat::is_computer);
+    let first = row![
+        action("Undo", can_undo.then(|| msg(Msg::Undo))),
+        action("Redo", play.game.can_redo().then(|| msg(Msg::Redo))),
+        action("Hint", hint_ok.then(|| msg(Msg::Hint))),
+    ]
+    .spacing(6);
+    let resign_or_pause = if all_computer {
+        action(if play.paused { "Resume" } else { "Pause" }, (!play.is_over()).then(|| msg(Msg::TogglePause)))
+    } else {
+        action("Resign", (!play.is_over()).then(|| msg(Msg::Resign)))
+    };
+    let second =
+        row![action("Save", Some(msg(Msg::OpenSave))), action("Load", Some(msg(Msg::OpenLoad))), resign_or_pause,]
+            .spacing(6);
+    let third = row![
+        action("New game", Some(Message::NewGameFrom)),
+        action("Menu", Some(Message::Go(crate::app::Route::Home))),
+    ]
+    .spacing(6);
+    column![first, second, third].spacing(6).into()
+}
+
+fn file_panel(panel: &FilePanel) -> Element<'_, Message> {
+    let verb = if panel.saving { "Save" } else { "Load" };
+    let mut content = column![
+        text(if panel.saving { "Save the game to" } else { "Load a game from" }).size(14),
+        text_input("path to a .toml file", &panel.path)
+            .on_input(|p| Message::Play(Msg::PathChanged(p)))
+            .on_submit(Message::Play(Msg::ConfirmFile))
+            .size(14),
+        row![
+            action(verb, Some(Message::Play(Msg::ConfirmFile))),
+            action("Cancel", Some(Message::Play(Msg::CloseFile))),
+        ]
+        .spacing(6),
+    ]
+    .spacing(6);
+    if let Some(error) = &panel.error {
+        content = content.push(text(error.clone()).size(13).style(text::danger));
+    }
+    container(content).padding(8).into()
+}

@@ -1,0 +1,62 @@
+//! The statistics screen: wins, draws, losses and win rate per game, rule set and level, with Reset.
+
+use iced::widget::{button, column, row, scrollable, text};
+use iced::{Element, Fill, Length};
+
+use crate::app::{Message, Route};
+use crate::registry::GameKind;
+use crate::screen::widgets::{card, heading, page};
+use crate::stats::Statistics;
+
+fn cell<'a>(value: String, width: f32) -> Element<'a, Message> {
+    text(value).size(15).width(Length::Fixed(width)).into()
+}
+
+fn table_row<'a>(values: [String; 7]) -> Element<'a, Message> {
+    let widths = [180.0, 160.0, 70.0, 60.0, 60.0, 60.0, 90.0];
+    row(values.into_iter().zip(widths).map(|(v, w)| cell(v, w))).into()
+}
+
+/// The statistics screen; `confirming` asks before Reset.
+pub fn view(stats: &Statistics, confirming: bool) -> Element<'_, Message> {
+    let mut content = column![].spacing(16);
+    for game in GameKind::ALL {
+        let rule_sets = game.rule_sets();
+        let mut table = column![
+            heading(game.name()),
+            table_row(["Rule set", "Level", "Games", "Won", "Drawn", "Lost", "Win rate"].map(String::from)),
+        ]
+        .spacing(6);
+        let records: Vec<_> = stats.for_game(game.id()).collect();
+        if records.is_empty() {
+            table = table.push(text("No games against the computer yet.").size(14));
+        }
+        for r in records {
+            let rule = rule_sets.iter().find(|s| s.id == r.rule_set).map_or(r.rule_set.clone(), |s| s.name.to_string());
+            table = table.push(table_row([
+                rule,
+                r.level.clone(),
+                r.games().to_string(),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+                format!("{:.0}%", r.win_rate()),
+            ]));
+        }
+        content = content.push(card(table).width(Fill));
+    }
+    let reset = if confirming {
+        row![
+            text("Forget every result?").size(16),
+            button("Yes, reset").style(button::danger).on_press(Message::ResetStatistics(true)),
+            button("Keep them").style(button::secondary).on_press(Message::ResetStatistics(false)),
+        ]
+        .spacing(12)
+        .align_y(iced::Center)
+    } else {
+        row![button("Reset statistics").style(button::danger).on_press(Message::AskResetStatistics)]
+    };
+    content = content.push(text("Games against the computer count; a draw counts as half a win in the rate.").size(13));
+    content = content.push(reset);
+    page("Statistics", Message::Go(Route::Home), scrollable(content).height(Fill))
+}

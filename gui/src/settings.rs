@@ -1,0 +1,161 @@
+//! The player's preferences, kept as TOML in the config directory.
+
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::storage;
+
+/// How fast Othello discs turn over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnimationSpeed {
+    /// No animation: discs change at once.
+    Off,
+    /// Leisurely.
+    Slow,
+    /// The default.
+    Normal,
+    /// Brisk.
+    Fast,
+}
+
+impl AnimationSpeed {
+    /// Every speed, for menus.
+    pub const ALL: [AnimationSpeed; 4] =
+        [AnimationSpeed::Off, AnimationSpeed::Slow, AnimationSpeed::Normal, AnimationSpeed::Fast];
+
+    /// How long one disc takes to turn over, or `None` when animation is off.
+    #[must_use]
+    pub fn flip_time(self) -> Option<Duration> {
+        match self {
+            AnimationSpeed::Off => None,
+            AnimationSpeed::Slow => Some(Duration::from_millis(600)),
+            AnimationSpeed::Normal => Some(Duration::from_millis(340)),
+            AnimationSpeed::Fast => Some(Duration::from_millis(180)),
+        }
+    }
+}
+
+impl fmt::Display for AnimationSpeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AnimationSpeed::Off => "Off",
+            AnimationSpeed::Slow => "Slow",
+            AnimationSpeed::Normal => "Normal",
+            AnimationSpeed::Fast => "Fast",
+        })
+    }
+}
+
+/// Light or dark colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThemeChoice {
+    /// Dark text on light backgrounds.
+    Light,
+    /// Light text on dark backgrounds.
+    Dark,
+}
+
+impl ThemeChoice {
+    /// Both themes, for menus.
+    pub const ALL: [ThemeChoice; 2] = [ThemeChoice::Light, ThemeChoice::Dark];
+}
+
+impl fmt::Display for ThemeChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ThemeChoice::Light => "Light",
+            ThemeChoice::Dark => "Dark",
+        })
+    }
+}
+
+/// The player's preferences.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// How fast discs turn over.
+    pub animation: AnimationSpeed,
+    /// Show Othello's legal moves.
+    pub legal_markers: bool,
+    /// Show Renju's forbidden points.
+    pub forbidden_markers: bool,
+    /// Number the stones in Gomoku.
+    pub move_numbers: bool,
+    /// Board coordinates along the edges.
+    pub coordinates: bool,
+    /// Light or dark.
+    pub theme: ThemeChoice,
+    /// The level the New game screen starts with.
+    pub default_level: String,
+    /// The least time a computer move takes, in milliseconds, so computer-vs-computer games can be followed.
+    pub computer_pace_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            animation: AnimationSpeed::Normal,
+            legal_markers: true,
+            forbidden_markers: true,
+            move_numbers: false,
+            coordinates: true,
+            theme: ThemeChoice::Light,
+            default_level: "Medium".into(),
+            computer_pace_ms: 400,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads the settings file; a missing file gives the defaults, a broken one the defaults and the problem.
+    #[must_use]
+    pub fn load(path: &Path) -> (Settings, Option<String>) {
+        match storage::read_optional(path) {
+            Ok(None) => (Settings::default(), None),
+            Ok(Some(text)) => match toml::from_str(&text) {
+                Ok(settings) => (settings, None),
+                Err(e) => (Settings::default(), Some(format!("{}: {}", path.display(), e.message().trim()))),
+            },
+            Err(e) => (Settings::default(), Some(e)),
+        }
+    }
+
+    /// Writes the settings file atomically.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = toml::to_string_pretty(self).map_err(|e| e.to_string())?;
+        storage::write_atomic(path, &text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::test_dir::TempDir;
+
+    #[test]
+    fn round_trips_and_tolerates_missing_fields() {
+        let dir = TempDir::create();
+        let path = dir.path().join("settings.toml");
+        assert_eq!(Settings::load(&path), (Settings::default(), None));
+        let changed = Settings { theme: ThemeChoice::Dark, animation: AnimationSpeed::Off, ..Settings::default() };
+        changed.save(&path).expect("save");
+        assert_eq!(Settings::load(&path), (changed, None));
+        std::fs::write(&path, "theme = \"dark\"\n").expect("write");
+        assert_eq!(Settings::load(&path).0.theme, ThemeChoice::Dark);
+    }
+
+    #[test]
+    fn broken_file_gives_defaults_and_names_the_problem() {
+        let dir = TempDir::create();
+        let path = dir.path().join("settings.toml");
+        std::fs::write(&path, "theme = \"purple\"\n").expect("write");
+        let (settings, problem) = Settings::load(&path);
+        assert_eq!(settings, Settings::default());
+        assert!(problem.expect("a problem").contains("purple"));
+    }
+}

@@ -1,0 +1,109 @@
+//! Who plays a game: the match to start and, for Black and White, a human or the computer at some level.
+
+use std::fmt;
+
+use tabula_core::{Level, Levels, Player};
+
+use crate::registry::MatchSpec;
+
+/// The deepest search a Custom level may ask for.
+pub const MAX_CUSTOM_DEPTH: u32 = 16;
+
+/// How strong the computer plays: a named level from the configuration or a custom search depth.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LevelChoice {
+    /// A level of the configuration, by name.
+    Named(String),
+    /// A plain search to this depth.
+    Custom(u32),
+}
+
+impl LevelChoice {
+    /// The level to search with; a name the configuration does not know falls back to its weakest level.
+    #[must_use]
+    pub fn resolve(&self, levels: &Levels) -> Level {
+        match self {
+            LevelChoice::Named(name) => {
+                levels.get(name).or_else(|| levels.all().first()).cloned().unwrap_or_else(|| Level::custom(1))
+            }
+            LevelChoice::Custom(depth) => Level::custom((*depth).clamp(1, MAX_CUSTOM_DEPTH)),
+        }
+    }
+
+    /// The name statistics are kept under.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match self {
+            LevelChoice::Named(name) => name.clone(),
+            LevelChoice::Custom(depth) => format!("Custom (depth {depth})"),
+        }
+    }
+}
+
+impl fmt::Display for LevelChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+/// One side of the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person at this computer.
+    Human,
+    /// The computer at a level.
+    Computer(LevelChoice),
+}
+
+impl Seat {
+    /// Whether the computer plays this side.
+    #[must_use]
+    pub fn is_computer(&self) -> bool {
+        matches!(self, Seat::Computer(_))
+    }
+
+    /// A short description ("Human", "Computer (Medium)").
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Seat::Human => "Human".into(),
+            Seat::Computer(level) => format!("Computer ({level})"),
+        }
+    }
+}
+
+/// Everything needed to start a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// The game, rule set and board size.
+    pub spec: MatchSpec,
+    /// Black (first player) and White.
+    pub seats: [Seat; 2],
+}
+
+impl GameSetup {
+    /// The seat of `player`.
+    #[must_use]
+    pub fn seat(&self, player: Player) -> &Seat {
+        &self.seats[player.index()]
+    }
+
+    /// The one human player when the other side is the computer.
+    #[must_use]
+    pub fn lone_human(&self) -> Option<Player> {
+        match (&self.seats[0], &self.seats[1]) {
+            (Seat::Human, Seat::Computer(_)) => Some(Player::First),
+            (Seat::Computer(_), Seat::Human) => Some(Player::Second),
+            _ => None,
+        }
+    }
+}
+
+/// The colour name of a player.
+#[must_use]
+pub fn colour_name(player: Player) -> &'static str {
+    match player {
+        Player::First => "Black",
+        Player::Second => "White",
+    }
+}
