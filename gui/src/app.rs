@@ -277,15 +277,12 @@ impl App {
                     cache.clear();
                 }
                 self.rules.cache.clear();
-                match &mut self.play {
-                    Some(play) => {
-                        play.cache.clear();
-                        play.cancel_thinking();
-                        play.refresh();
-                        Task::none()
-                    }
-                    None => Task::none(),
+                if let Some(play) = &mut self.play {
+                    play.cache.clear();
+                    play.cancel_thinking();
+                    play.refresh();
                 }
+                self.sync_play()
             }
             Message::AskResetStatistics => {
                 self.confirm_reset = true;

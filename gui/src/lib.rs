@@ -12,3 +12,8 @@ pub mod setup;
 pub mod stats;
 pub mod storage;
 pub mod theme;
+
+#[cfg(test)]
+mod app_tests;
+#[cfg(test)]
+mod test_game;

@@ -74,7 +74,7 @@ pub fn view<'a>(
         let body = column![
             picture,
             text(game.name()).size(28),
-            text(game.tagline()).size(15),
+            text(game.tagline()).size(15).center().height(Length::Fixed(42.0)),
             button(text(format!("Play {}", game.name())).size(17).center().width(Fill))
                 .on_press(Message::Go(Route::NewGame(game)))
                 .padding([8, 12])

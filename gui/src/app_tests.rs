@@ -1,0 +1,197 @@
+//! The app's logic driven through `update`, without a window, on the small test game.
+
+use tabula_core::Player;
+use tabula_games::Cell;
+
+use crate::app::{AiRunner, App, Message, Route, Screen};
+use crate::registry::GameKind;
+use crate::screen::{play, settings as settings_screen};
+use crate::storage::test_dir::TempDir;
+use crate::test_game;
+
+fn app(dir: &TempDir) -> App {
+    let mut app =
+        App::new(dir.paths(), tabula_games::config::default_levels(), test_game::factory, AiRunner::Queued(Vec::new()));
+    let _ = app.update(Message::Settings(settings_screen::Msg::Pace(0)));
+    app
+}
+
+fn start(app: &mut App) {
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    assert_eq!(app.screen(), Screen::NewGame);
+    let _ = app.update(Message::StartGame);
+    assert_eq!(app.screen(), Screen::Play);
+}
+
+fn click(app: &mut App, x: usize, y: usize) {
+    let _ = app.update(Message::Play(play::Msg::Clicked(Cell::new(x, y))));
+}
+
+fn answer(app: &mut App) -> usize {
+    let answers = app.run_queued_searches();
+    let n = answers.len();
+    for message in answers {
+        let _ = app.update(message);
+    }
+    n
+}
+
+fn ply(app: &App) -> usize {
+    app.play().expect("a game").game.ply()
+}
+
+#[test]
+fn human_moves_the_computer_answers_and_undo_returns_to_the_human() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    assert!(app.play().expect("game").human_to_move());
+    click(&mut app, 1, 1);
+    assert_eq!(ply(&app), 1);
+    assert!(app.play().expect("game").thinking.is_some(), "the computer thinks");
+    assert_eq!(answer(&mut app), 1);
+    assert_eq!(ply(&app), 2, "the computer answered");
+    assert!(app.play().expect("game").analysis.is_some());
+    let _ = app.update(Message::Play(play::Msg::Undo));
+    assert_eq!(ply(&app), 0, "undo takes back the computer's answer and the human's move");
+    assert!(app.play().expect("game").human_to_move());
+    let _ = app.update(Message::Play(play::Msg::Redo));
+    assert_eq!(ply(&app), 2, "redo replays up to the human's turn");
+}
+
+#[test]
+fn a_stale_computer_answer_is_dropped() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    click(&mut app, 0, 0);
+    let stale = app.run_queued_searches();
+    assert_eq!(stale.len(), 1);
+    let _ = app.update(Message::Play(play::Msg::Undo));
+    assert_eq!(ply(&app), 0);
+    for message in stale {
+        let _ = app.update(message);
+    }
+    assert_eq!(ply(&app), 0, "the answer to the undone position is ignored");
+    assert!(app.play().expect("game").human_to_move());
+}
+
+#[test]
+fn an_illegal_click_changes_nothing_but_says_why() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    click(&mut app, 1, 1);
+    answer(&mut app);
+    let before = app.play().expect("game").game.current();
+    click(&mut app, 1, 1);
+    let play = app.play().expect("game");
+    assert_eq!(play.game.current(), before);
+    assert!(play.status.as_deref().is_some_and(|s| s.contains("occupied")), "{:?}", play.status);
+    assert_eq!(app.run_queued_searches().len(), 0, "no search was started");
+}
+
+#[test]
+fn a_finished_game_counts_in_the_statistics_once() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    while !app.play().expect("game").is_over() {
+        let snapshot = app.play().expect("game").game.current();
+        let free = (0..9).map(|i| Cell::new(i % 3, i / 3)).find(|&c| snapshot.stone(c).is_none()).expect("a free cell");
+        click(&mut app, free.x, free.y);
+        answer(&mut app);
+    }
+    let records = &app.statistics().records;
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].games(), 1);
+    assert_eq!(records[0].wins, 0, "the computer does not lose three in a row");
+    let on_disk = std::fs::read_to_string(dir.paths().statistics()).expect("statistics written");
+    assert!(on_disk.contains("Medium"), "{on_disk}");
+    assert!(!dir.paths().current_game().exists(), "a finished game is not offered as Continue");
+    let _ = app.update(Message::Play(play::Msg::Undo));
+    let _ = app.update(Message::Play(play::Msg::Redo));
+    answer(&mut app);
+    assert_eq!(app.statistics().records[0].games(), 1, "replaying the end does not count twice");
+}
+
+#[test]
+fn resigning_counts_as_a_loss() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    let _ = app.update(Message::Play(play::Msg::Resign));
+    let play = app.play().expect("game");
+    assert!(play.is_over());
+    assert_eq!(play.outcome().map(|o| o.result), Some(tabula_core::GameResult::Win(Player::Second)));
+    assert_eq!(app.statistics().records[0].losses, 1);
+}
+
+#[test]
+fn save_and_load_round_trip_and_a_malformed_file_changes_nothing() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    click(&mut app, 0, 0);
+    answer(&mut app);
+    let path = dir.path().join("saves/game.toml");
+    let _ = app.update(Message::Play(play::Msg::OpenSave));
+    let _ = app.update(Message::Play(play::Msg::PathChanged(path.display().to_string())));
+    let _ = app.update(Message::Play(play::Msg::ConfirmFile));
+    assert!(path.exists());
+    let saved = app.play().expect("game").game.move_list();
+
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "format = 1\ngame = \"othello\"\nrule_set = \"standard\"\nmoves = [\"a1\", \"a1\"]\n[black]\nplayer = \"human\"\n[white]\nplayer = \"human\"\n").expect("write");
+    click(&mut app, 2, 2);
+    answer(&mut app);
+    let before = app.play().expect("game").game.move_list();
+    let _ = app.update(Message::Play(play::Msg::OpenLoad));
+    let _ = app.update(Message::Play(play::Msg::PathChanged(bad.display().to_string())));
+    let _ = app.update(Message::Play(play::Msg::ConfirmFile));
+    let play = app.play().expect("game");
+    assert_eq!(play.game.move_list(), before, "the game is unchanged");
+    let error = play.file_panel.as_ref().and_then(|p| p.error.clone()).expect("an error is shown");
+    assert!(error.contains("move 2 (a1)"), "{error}");
+
+    let _ = app.update(Message::Play(play::Msg::PathChanged(path.display().to_string())));
+    let _ = app.update(Message::Play(play::Msg::ConfirmFile));
+    assert_eq!(app.play().expect("game").game.move_list(), saved, "the saved game is back");
+}
+
+#[test]
+fn continue_resumes_the_autosaved_game_after_a_restart() {
+    let dir = TempDir::create();
+    let mut first = app(&dir);
+    start(&mut first);
+    click(&mut first, 1, 1);
+    answer(&mut first);
+    let moves = first.play().expect("game").game.move_list();
+    drop(first);
+    let mut second = app(&dir);
+    let _ = second.update(Message::Go(Route::Continue));
+    assert_eq!(second.screen(), Screen::Play);
+    assert_eq!(second.play().expect("game").game.move_list(), moves);
+}
+
+#[test]
+fn a_settings_change_cancels_the_search_and_its_answer_is_dropped() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    click(&mut app, 1, 1);
+    let stale = app.run_queued_searches();
+    let _ = app.update(Message::Settings(settings_screen::Msg::MoveNumbers(true)));
+    let restarted = app.play().expect("game").thinking.as_ref().map(|t| t.generation);
+    assert!(restarted.is_some(), "the computer starts again");
+    for message in stale {
+        let _ = app.update(message);
+    }
+    assert_eq!(ply(&app), 1, "the cancelled answer is not played");
+    assert_eq!(app.play().expect("game").thinking.as_ref().map(|t| t.generation), restarted);
+    assert_eq!(answer(&mut app), 1);
+    assert_eq!(ply(&app), 2, "the new search answers");
+    assert!(app.settings().move_numbers);
+    let saved = std::fs::read_to_string(dir.paths().settings()).expect("settings saved");
+    assert!(saved.contains("move_numbers = true"), "{saved}");
+}
