@@ -1,5 +1,6 @@
 //! Gomoku and Othello for Tabula, with the interface the front ends use to play them.
 
+pub mod arena;
 pub mod board;
 pub mod config;
 pub mod engine;
