@@ -4,6 +4,7 @@ pub mod arena;
 pub mod board;
 pub mod config;
 pub mod engine;
+pub mod ggf;
 pub mod session;
 
 pub use board::{BoardGame, Cell, Marker, MoveReport, OptionAxis, OptionChoice, RuleSet};
