@@ -147,7 +147,9 @@ impl OthelloEval {
         self.weights
     }
 
-    fn features(&self, game: &Othello, p: u128, o: u128) -> Score {
+    /// The weighted features. For anti-Othello, corners and anchored edges turn into liabilities (discs one can
+    /// never lose) and the disc count itself counts against the side that has more.
+    fn features(&self, game: &Othello, p: u128, o: u128, anti: bool) -> Score {
         let w = &self.weights;
         let empty = game.geometry().full & !(p | o);
         let count = |b: u128| b.count_ones() as i32;
@@ -160,8 +162,8 @@ impl OthelloEval {
         let mut stable = 0;
         for region in &self.corners {
             if region.corner & empty != 0 {
-                x_squares += count(o & region.x_square) - count(p & region.x_square);
-                c_squares += count(o & region.c_squares) - count(p & region.c_squares);
+                x_squares += count(p & region.x_square) - count(o & region.x_square);
+                c_squares += count(p & region.c_squares) - count(o & region.c_squares);
                 continue;
             }
             let (owner, sign) = if p & region.corner != 0 { (p, 1) } else { (o, -1) };
@@ -172,13 +174,13 @@ impl OthelloEval {
         }
         let empties = empty.count_ones();
         let parity = if empties <= PARITY_EMPTIES { if empties % 2 == 1 { 1 } else { -1 } } else { 0 };
-        w.mobility * mobility
-            + w.potential_mobility * potential
-            + w.corner * corners
-            + w.x_square * x_squares
-            + w.c_square * c_squares
-            + w.stable * stable
-            + w.parity * parity
+        let positional = w.corner * corners + w.stable * stable - w.x_square * x_squares - w.c_square * c_squares;
+        let common = w.mobility * mobility + w.potential_mobility * potential + w.parity * parity;
+        if anti {
+            common - positional - 100 * (p.count_ones() as i32 - o.count_ones() as i32)
+        } else {
+            common + positional
+        }
     }
 }
 
@@ -187,15 +189,7 @@ impl Evaluator<Othello> for OthelloEval {
         if game.in_free_opening(state) {
             return 0;
         }
-        let value = self.features(game, state.player(), state.opponent());
-        match game.rules().goal {
-            super::Goal::MostDiscs => value,
-            // Anti-Othello: fewer discs and fewer options for the opponent to give them away; a rough mirror.
-            super::Goal::FewestDiscs => {
-                let discs = state.player().count_ones() as i32 - state.opponent().count_ones() as i32;
-                -100 * discs + self.weights.mobility * mobility_difference(game, state)
-            }
-        }
+        self.features(game, state.player(), state.opponent(), game.rules().goal == super::Goal::FewestDiscs)
     }
 
     fn move_score(&self, game: &Othello, state: &Position, mv: Move) -> i32 {
@@ -240,10 +234,4 @@ impl Evaluator<Othello> for OthelloEval {
         let anti = game.rules().goal == super::Goal::FewestDiscs;
         Some(exact.solver.solve(state.player() as u64, state.opponent() as u64, alpha, beta, anti, nodes))
     }
-}
-
-/// Legal moves of the side to move minus the opponent's.
-fn mobility_difference(game: &Othello, state: &Position) -> i32 {
-    let (p, o) = (state.player(), state.opponent());
-    game.moves_of(p, o).count_ones() as i32 - game.moves_of(o, p).count_ones() as i32
 }
