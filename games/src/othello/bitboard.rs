@@ -98,6 +98,69 @@ pub fn frontier_empties(o: u64, empty: u64) -> u64 {
     around & empty
 }
 
+/// The diagonals of the board (both directions), for [`stable`].
+static DIAGONALS: [u64; 30] = build_diagonals();
+
+const fn build_diagonals() -> [u64; 30] {
+    let mut lines = [0u64; 30];
+    let mut sq = 0;
+    while sq < 64 {
+        let (x, y) = (sq % 8, sq / 8);
+        // x - y + 7 numbers the down-right diagonals 0..15, x + y the down-left ones (stored from 15).
+        lines[x + 7 - y] |= 1 << sq;
+        lines[15 + x + y] |= 1 << sq;
+        sq += 1;
+    }
+    lines
+}
+
+/// The discs of `p` that can never be flipped, given the discs of `o`: a disc is stable when, along each of the
+/// four lines through it, the line is full or a neighbour on that line is the edge or another stable disc of `p`.
+/// An under-estimate is fine for its use (the endgame's stability cutoff).
+#[must_use]
+pub fn stable(p: u64, o: u64) -> u64 {
+    const COL_A: u64 = 0x0101_0101_0101_0101;
+    const COL_H: u64 = 0x8080_8080_8080_8080;
+    const ROW_1: u64 = 0xFF;
+    const ROW_8: u64 = 0xFF << 56;
+    let filled = p | o;
+    let mut rows = 0;
+    for r in 0..8 {
+        if (filled >> (8 * r)) & 0xFF == 0xFF {
+            rows |= 0xFF << (8 * r);
+        }
+    }
+    let mut c = filled;
+    c &= c >> 32;
+    c &= c >> 16;
+    c &= c >> 8;
+    let columns = (c & 0xFF) * COL_A;
+    let mut down_right = 0;
+    let mut down_left = 0;
+    for (i, &line) in DIAGONALS.iter().enumerate() {
+        if filled & line == line {
+            if i < 15 {
+                down_right |= line;
+            } else {
+                down_left |= line;
+            }
+        }
+    }
+    let mut stable = 0u64;
+    loop {
+        let horizontal = rows | ((stable << 1) & !COL_A) | COL_A | ((stable >> 1) & !COL_H) | COL_H;
+        let vertical = columns | (stable << 8) | ROW_1 | (stable >> 8) | ROW_8;
+        let edges = COL_A | COL_H | ROW_1 | ROW_8;
+        let diagonal = down_right | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H) | edges;
+        let anti_diagonal = down_left | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A) | edges;
+        let next = p & horizontal & vertical & diagonal & anti_diagonal;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
 /// Perft on the 8x8 board with bulk counting at the last ply: the number of leaves `depth` plies below the
 /// position where `p` is to move, a pass counting as a ply and a finished game as one leaf at every depth.
 #[must_use]
@@ -171,5 +234,52 @@ mod tests {
             }
             assert_eq!(moves(p, o), expected_moves, "p={p:#x} o={o:#x}");
         }
+    }
+
+    #[test]
+    fn stable_discs_never_turn_over() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for _ in 0..3000 {
+            // A random game from the start; at each position the stable discs of both sides are recorded and must
+            // keep their colour for the rest of the game.
+            let (mut black, mut white) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+            let mut black_to_move = true;
+            let mut recorded: Vec<(u64, u64)> = Vec::new();
+            loop {
+                recorded.push((stable(black, white), stable(white, black)));
+                let (p, o) = if black_to_move { (black, white) } else { (white, black) };
+                let legal = moves(p, o);
+                if legal == 0 {
+                    if moves(o, p) == 0 {
+                        break;
+                    }
+                    black_to_move = !black_to_move;
+                    continue;
+                }
+                let pick = (next() % u64::from(legal.count_ones())) as u32;
+                let mut rest = legal;
+                for _ in 0..pick {
+                    rest &= rest - 1;
+                }
+                let sq = rest.trailing_zeros() as usize;
+                let f = flips(p, o, sq);
+                let (p, o) = (p ^ f ^ (1 << sq), o ^ f);
+                (black, white) = if black_to_move { (p, o) } else { (o, p) };
+                black_to_move = !black_to_move;
+                for &(b, w) in &recorded {
+                    assert_eq!(b & black, b, "a stable black disc turned");
+                    assert_eq!(w & white, w, "a stable white disc turned");
+                    checked += (b | w).count_ones();
+                }
+            }
+        }
+        assert!(checked > 0);
     }
 }

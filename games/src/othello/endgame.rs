@@ -8,13 +8,13 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::bitboard::{flips, frontier_empties, moves};
+use super::bitboard::{flips, frontier_empties, moves, stable};
 
 /// Empties at or below which the parity-ordered search without move generation takes over.
 const SHALLOW: u32 = 6;
 
 /// Empties from which results are kept in the solver's transposition table.
-const TABLE_MIN: u32 = 10;
+const TABLE_MIN: u32 = 8;
 
 /// More than any score.
 const INF: i32 = 100;
@@ -116,6 +116,15 @@ impl Solver {
     }
 
     fn store(&self, key: u64, bounds: Bounds) {
+        // A second search of the same position (another window) narrows what is known.
+        let bounds = match self.probe(key) {
+            Some(old) if old.lower.max(bounds.lower) <= old.upper.min(bounds.upper) => Bounds {
+                lower: old.lower.max(bounds.lower),
+                upper: old.upper.min(bounds.upper),
+                best: bounds.best.or(old.best),
+            },
+            _ => bounds,
+        };
         let slot = &self.table[key as usize & (self.table.len() - 1)];
         let best = bounds.best.map_or(0xFF, |b| b as u64);
         // Bit 24 marks a used entry, so that data is never zero.
@@ -126,7 +135,7 @@ impl Solver {
     }
 
     /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
-    fn search(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    fn search(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         let empty = !(p | o);
         let n = empty.count_ones();
         if n <= SHALLOW {
@@ -153,6 +162,17 @@ impl Solver {
                 return b.upper;
             }
             table_move = b.best;
+            alpha = alpha.max(b.lower);
+            beta = beta.min(b.upper);
+        }
+
+        // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
+        let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
+        if alpha >= 64 - 2 * keeper.count_ones() as i32 {
+            let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
         }
 
         // Order: table move, then fastest first (the opponent's weighted mobility), parity as a tie-break.
@@ -167,12 +187,12 @@ impl Solver {
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let reply = moves(np, no);
             let score = if Some(sq) == table_move {
-                1 << 20
+                1 << 30
             } else {
-                -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 64
-                    - (frontier_empties(no, !(np | no)).count_ones() as i32) * 4
-                    + if parity & (1 << sq) != 0 { 2 } else { 0 }
-                    + if CORNERS & (1 << sq) != 0 { 8 } else { 0 }
+                -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
+                    - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
+                    + corner_stability(no) * 64
+                    + if parity & (1 << sq) != 0 { 8 } else { 0 }
             };
             list[count] = (sq, f, score);
             count += 1;
@@ -274,6 +294,16 @@ impl Solver {
         }
         final_score(p, o, ctx.anti)
     }
+}
+
+/// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
+#[inline]
+fn corner_stability(p: u64) -> i32 {
+    let next_to_corners = ((0x0100_0000_0000_0001 & p) << 1)
+        | ((0x8000_0000_0000_0080 & p) >> 1)
+        | ((0x0000_0000_0000_0081 & p) << 8)
+        | ((0x8100_0000_0000_0000 & p) >> 8);
+    ((next_to_corners | CORNERS) & p).count_ones() as i32
 }
 
 /// The empties lying in quadrants with an odd number of empties.

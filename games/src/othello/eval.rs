@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use tabula_core::{Evaluator, Score};
+use tabula_core::{Evaluator, Game, Score};
 
 use super::endgame::Solver;
 use super::{Move, Othello, Position};
@@ -190,6 +190,20 @@ impl Evaluator<Othello> for OthelloEval {
             return 0;
         }
         self.features(game, state.player(), state.opponent(), game.rules().goal == super::Goal::FewestDiscs)
+    }
+
+    /// In exact mode the moves come sorted, best first by a one-ply look with the play evaluation: the searcher
+    /// takes the root moves in this order, and the first one gets the full window.
+    fn search_moves(&self, game: &Othello, state: &Position, moves: &mut Vec<Move>) {
+        game.legal_moves(state, moves);
+        if self.exact.is_some() && moves.len() > 1 {
+            let anti = game.rules().goal == super::Goal::FewestDiscs;
+            moves.sort_by_cached_key(|&mv| {
+                let mut after = state.clone();
+                game.make(&mut after, mv);
+                self.features(game, after.player(), after.opponent(), anti)
+            });
+        }
     }
 
     fn move_score(&self, game: &Othello, state: &Position, mv: Move) -> i32 {
