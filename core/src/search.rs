@@ -244,7 +244,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             self.aborted = true;
             return false;
         }
-        if self.nodes % CLOCK_INTERVAL == 0
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL)
             && let Some(t) = self.limits.time
             && self.elapsed() >= t
         {
