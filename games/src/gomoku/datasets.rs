@@ -37,10 +37,12 @@ fn fields<'a>(line: &'a str, names: &[&'static str]) -> Result<Option<Vec<&'a st
     }
     let parts: Vec<&str> = line.split('\t').collect();
     if parts.len() != names.len() {
-        let at = parts.len().min(names.len());
-        let name = names[at.min(names.len() - 1)];
         let message = format!("expected {} TAB-separated fields, found {}", names.len(), parts.len());
-        return Err(field_error(at.max(1), name, message));
+        let (field, name) = match names.get(parts.len()) {
+            Some(missing) => (parts.len() + 1, *missing),
+            None => (names.len() + 1, "extra field"),
+        };
+        return Err(field_error(field, name, message));
     }
     Ok(Some(parts))
 }

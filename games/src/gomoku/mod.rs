@@ -170,7 +170,7 @@ impl Gomoku {
 
     /// The move at a padded index (which must be a board point).
     #[must_use]
-    pub fn move_of_index(&self, index: usize) -> Move {
+    pub(crate) fn move_of_index(&self, index: usize) -> Move {
         Move(index as u16)
     }
 
@@ -383,11 +383,10 @@ impl Game for Gomoku {
     }
 
     fn parse_move(&self, state: &GomokuState, text: &str) -> Result<Move, MoveParseError> {
-        let (x, y) =
-            notation::parse_point(self.geo.size, text.trim()).map_err(|e| MoveParseError::new(e.to_string()))?;
-        let mv = Move(self.geo.index(x, y) as u16);
-        self.move_at(state, Cell::new(x, y)).map_err(|why| MoveParseError::new(format!("{}: {why}", text.trim())))?;
-        Ok(mv)
+        let text = text.trim();
+        let (x, y) = notation::parse_point(self.geo.size, text)
+            .map_err(|e| MoveParseError::new(format!("`{text}`, character {}: {}", e.column, e.message)))?;
+        self.move_at(state, Cell::new(x, y)).map_err(|why| MoveParseError::new(format!("{text}: {why}")))
     }
 }
 
