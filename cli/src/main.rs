@@ -1,13 +1,16 @@
 //! `tabula-cli`: Tabula without a window. Each subcommand lives in its own module; this file only dispatches.
 
+mod check_forbidden;
+mod check_vcf;
 mod perft;
 mod solve;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Headless Tabula: perft, endgame solving and more.
+/// Headless Tabula: rule checks, perft, endgame solving, arena and benchmarks.
 #[derive(Parser)]
 #[command(name = "tabula-cli", version, about)]
 struct Cli {
@@ -21,15 +24,26 @@ enum Command {
     Perft(perft::Args),
     /// Solves every position of an Othello .obf file exactly and checks the listed best moves and scores.
     Solve(solve::Args),
+    /// Checks Renju forbidden points against a file in the format of shared/data/renju-forbidden.txt.
+    CheckForbidden {
+        /// The fixture file.
+        file: PathBuf,
+    },
+    /// Runs the VCF solver on a file in the format of shared/data/vcf-puzzles.tsv.
+    CheckVcf {
+        /// The puzzle file.
+        file: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    let outcome = match Cli::parse().command {
         Command::Perft(args) => perft::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::CheckForbidden { file } => Ok(check_forbidden::run(&file)),
+        Command::CheckVcf { file } => Ok(check_vcf::run(&file)),
     };
-    match result {
+    match outcome {
         Ok(code) => code,
         Err(message) => {
             eprintln!("tabula-cli: {message}");

@@ -5,6 +5,7 @@ pub mod board;
 pub mod config;
 pub mod engine;
 pub mod ggf;
+pub mod gomoku;
 pub mod othello;
 pub mod session;
 
