@@ -126,11 +126,7 @@ fn score_with_interval(wins: usize, draws: usize, games: usize) -> (f64, f64) {
 
 /// A random opening of `plies` moves among the evaluator's candidates, rejected and drawn again while it ends the
 /// game or a shallow search finds a forced win for either side.
-pub fn random_opening<G: BoardGame>(game: &G, plies: usize, rng: &mut impl Rng) -> Vec<G::Move>
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+pub fn random_opening<G: BoardGame>(game: &G, plies: usize, rng: &mut impl Rng) -> Vec<G::Move> {
     let eval = game.evaluator(false);
     let mut searcher = Searcher::new(game, 1);
     let mut fallback = Vec::new();
@@ -168,11 +164,7 @@ pub fn play_game<G: BoardGame>(
     first_level: usize,
     seed: u64,
     stop: &AtomicBool,
-) -> GameRecord
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+) -> GameRecord {
     let game = engines[0].game().clone();
     let mut state = game.initial_state();
     for &mv in opening {
@@ -208,11 +200,7 @@ pub fn run_series<G: BoardGame>(
     config: &SeriesConfig,
     stop: &AtomicBool,
     on_game: &(dyn Fn(&GameRecord) + Sync),
-) -> SeriesSummary
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+) -> SeriesSummary {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let openings: Vec<Vec<G::Move>> =
         (0..config.openings).map(|_| random_opening(game, config.opening_plies, &mut rng)).collect();
