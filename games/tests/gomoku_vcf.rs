@@ -51,3 +51,22 @@ fn white_wins_by_forcing_black_onto_a_forbidden_point() {
     assert_eq!(win.length, 1, "{win:?}");
     assert_eq!(win.first_moves, vec![game.move_xy(4, 6).expect("on board")]);
 }
+
+#[test]
+fn caro_four_is_also_stopped_by_closing_its_far_end() {
+    let black = [(4, 7), (5, 7), (6, 7)];
+    let white = [(2, 7), (0, 14), (14, 14)];
+    let free = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let state = free.setup(&black, &white, Player::First).expect("position");
+    assert_eq!(VcfSolver::new(&free).solve(&state, 4, false).map(|w| w.length), Some(2));
+    let caro = Gomoku::new(15, WinRule::Caro).expect("rules");
+    let state = caro.setup(&black, &white, Player::First).expect("position");
+    assert_eq!(VcfSolver::new(&caro).solve(&state, 4, false), None, "O.XXXX. is not an open four in Caro");
+    // A closed four X at 3..6 (O at 2): the defender may take the five point or the point past it.
+    let four = caro.setup(&[(3, 7), (4, 7), (5, 7), (6, 7)], &white, Player::Second).expect("position");
+    let five_point = caro.move_xy(7, 7).expect("on board").index();
+    let mut defences = caro.five_defences(four.board(), 1, &[five_point]);
+    defences.sort_unstable();
+    let expected = [(7, 7), (8, 7)].map(|(x, y)| caro.move_xy(x, y).expect("on board").index());
+    assert_eq!(defences, expected);
+}

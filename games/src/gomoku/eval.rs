@@ -76,17 +76,23 @@ fn legal_for(game: &Gomoku, state: &GomokuState, p: usize, color: u8) -> bool {
 }
 
 impl GomokuEvaluator {
-    /// The forced replies: the own five if any, else blocks of the opponent's fives, else `None`.
+    /// The forced replies: the own five if any, else the defences against the opponent's fives, else `None`.
     fn forced(game: &Gomoku, state: &GomokuState, points: &[PointInfo]) -> Option<Vec<Move>> {
         if let Some(win) = points.iter().find(|i| i.own.contains(&Pattern::Five)) {
             return Some(vec![game.move_of_index(win.p)]);
         }
         let own = color_of(state.side);
-        let blocks: Vec<Move> = points
-            .iter()
-            .filter(|i| i.theirs.contains(&Pattern::Five) && legal_for(game, state, i.p, own))
-            .map(|i| game.move_of_index(i.p))
-            .collect();
+        let fives: Vec<usize> = points.iter().filter(|i| i.theirs.contains(&Pattern::Five)).map(|i| i.p).collect();
+        if fives.is_empty() {
+            return None;
+        }
+        let mut defences = game.five_defences(state.board(), 3 - own, &fives);
+        if defences.is_empty() {
+            // Lost anyway: block one of the fives.
+            defences = fives;
+        }
+        let blocks: Vec<Move> =
+            defences.into_iter().filter(|&p| legal_for(game, state, p, own)).map(|p| game.move_of_index(p)).collect();
         (!blocks.is_empty()).then_some(blocks)
     }
 }
@@ -113,7 +119,7 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
         }
         if own_five {
             WIN
-        } else if their_fives >= 2 {
+        } else if their_fives >= 2 && game.win_rule() != WinRule::Caro {
             -WIN
         } else if their_fives == 1 {
             -WIN / 2

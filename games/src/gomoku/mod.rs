@@ -199,6 +199,42 @@ impl Gomoku {
         if self.win == WinRule::Renju && color == BLACK { renju::forbidden(self, board, p) } else { None }
     }
 
+    /// The points where the defender stops every five of `attacker`, whose five points are `fives` (all of them).
+    /// Usually that is the single five point itself (none if there are two); under Caro a stone just past the end of
+    /// the would-be five also defends, by closing it at both ends.
+    #[must_use]
+    pub fn five_defences(&self, board: &Board, attacker: u8, fives: &[usize]) -> Vec<usize> {
+        match fives {
+            [] => return Vec::new(),
+            [only] if self.win != WinRule::Caro => return vec![*only],
+            _ if self.win != WinRule::Caro => return Vec::new(),
+            _ => {}
+        }
+        let mut candidates = fives.to_vec();
+        for &f in fives {
+            for d in 0..4 {
+                for k in (-5..=5isize).filter(|&k| k != 0) {
+                    let q = self.geo.step(f, d, k);
+                    if board.cells[q] == EMPTY && !candidates.contains(&q) {
+                        candidates.push(q);
+                    }
+                }
+            }
+        }
+        let mut scratch = board.clone();
+        let defender = 3 - attacker;
+        candidates
+            .into_iter()
+            .filter(|&q| {
+                scratch.place(&self.geo, q, defender);
+                let alive =
+                    fives.iter().any(|&f| f != q && self.patterns(&scratch, f, attacker).contains(&Pattern::Five));
+                scratch.remove(&self.geo, q, defender);
+                !alive
+            })
+            .collect()
+    }
+
     /// Whether the side to move may play on the padded index `p`.
     #[must_use]
     pub fn is_legal_point(&self, state: &GomokuState, p: usize) -> bool {

@@ -203,6 +203,7 @@ fn classify(rule: LineRule, mut cells: [u8; 11]) -> u8 {
     match points.count_ones() {
         0 => {}
         1 => return Pattern::Four as u8,
+        _ if rule == LineRule::Caro && one_stone_defends(&mut cells) => return Pattern::Four as u8,
         _ if has_straight_pair(&cells, points) => return Pattern::OpenFour as u8,
         _ => return Pattern::DoubleFour as u8,
     }
@@ -231,6 +232,19 @@ fn classify(rule: LineRule, mut cells: [u8; 11]) -> u8 {
         Some(1) => Pattern::One as u8,
         Some(_) => Pattern::Two as u8,
     }
+}
+
+/// Whether one opponent stone stops every Caro five through the centre (by closing both ends of the five to come).
+fn one_stone_defends(cells: &mut [u8; 11]) -> bool {
+    (0..11).any(|q| {
+        if cells[q] != EMPTY {
+            return false;
+        }
+        cells[q] = WHITE;
+        let stopped = five_points(LineRule::Caro, cells) == 0;
+        cells[q] = EMPTY;
+        stopped
+    })
 }
 
 /// The cell indices where one more stone turns the line through the centre into a straight four.
@@ -300,6 +314,8 @@ mod tests {
         assert_ne!(at(caro, "OXXXX_O...."), Pattern::Five);
         assert_eq!(at(caro, "#XXXX_O...."), Pattern::Five);
         assert!(!at(caro, "OXXX._O....").is_four());
+        assert_eq!(at(caro, "..O.X_XX..."), Pattern::Four, "one stone past the far end stops both fives");
+        assert_eq!(at(caro, "....X_XX..."), Pattern::OpenFour);
         assert_eq!(at(free, "OXXX._O...."), Pattern::Four);
     }
 

@@ -186,7 +186,35 @@ impl<'g> VcfSolver<'g> {
         None
     }
 
-    /// Plays the attacker's four `m` and follows the forced reply.
+    /// Tries every defence (the defender to move): the attacker must win within `budget` after each. Returns the
+    /// line after the first defence.
+    fn defend(&mut self, s: &mut GomokuState, defences: &[usize], attacker: u8, budget: u32) -> Option<Vec<Move>> {
+        let game = self.game;
+        let mut first_line = None;
+        for &d in defences {
+            if game.win_rule() == WinRule::Renju
+                && s.side == Player::First
+                && game.forbidden(&s.board, d, BLACK).is_some()
+            {
+                continue;
+            }
+            let block = game.move_of_index(d);
+            game.make(s, block);
+            let line = if s.outcome.is_some() {
+                None
+            } else {
+                let threats: Vec<Move> =
+                    self.five_points_near(s, d, 3 - attacker).into_iter().map(|q| game.move_of_index(q)).collect();
+                self.attack(s, budget, &threats)
+            };
+            game.unmake(s, block, ());
+            let rest = line?;
+            first_line.get_or_insert_with(|| [vec![block], rest].concat());
+        }
+        first_line
+    }
+
+    /// Plays the attacker's four `m` and follows the defender's replies.
     fn try_four(&mut self, s: &mut GomokuState, m: Move, budget: u32) -> Option<Vec<Move>> {
         let game = self.game;
         let attacker = color_of(s.side);
@@ -195,34 +223,22 @@ impl<'g> VcfSolver<'g> {
             (outcome.result == tabula_core::GameResult::Win(s.side.opponent())).then(|| vec![m])
         } else {
             let fives = self.five_points_near(s, m.index(), attacker);
-            match fives.as_slice() {
-                [] => None,
-                [a, b, ..] => (budget >= 2).then(|| vec![m, game.move_of_index(*a), game.move_of_index(*b)]),
-                [f] => {
-                    let block = game.move_of_index(*f);
-                    if game.win_rule() == WinRule::Renju
-                        && s.side == Player::First
-                        && game.forbidden(&s.board, *f, BLACK).is_some()
-                    {
-                        Some(vec![m])
-                    } else if budget >= 2 {
-                        game.make(s, block);
-                        let line = if s.outcome.is_some() {
-                            None
-                        } else {
-                            let threats: Vec<Move> = self
-                                .five_points_near(s, *f, 3 - attacker)
-                                .into_iter()
-                                .map(|q| game.move_of_index(q))
-                                .collect();
-                            self.attack(s, budget - 1, &threats)
-                        };
-                        game.unmake(s, block, ());
-                        line.map(|rest| [vec![m, block], rest].concat())
-                    } else {
-                        None
-                    }
-                }
+            let defences = game.five_defences(&s.board, attacker, &fives);
+            let forbidden_only = game.win_rule() == WinRule::Renju
+                && s.side == Player::First
+                && !defences.is_empty()
+                && defences.iter().all(|&d| game.forbidden(&s.board, d, BLACK).is_some());
+            if fives.is_empty() {
+                None
+            } else if forbidden_only && fives.len() == 1 {
+                Some(vec![m])
+            } else if defences.is_empty() || forbidden_only {
+                (budget >= 2)
+                    .then(|| [vec![m], fives.iter().map(|&f| game.move_of_index(f)).take(2).collect()].concat())
+            } else if budget >= 2 {
+                self.defend(s, &defences, attacker, budget - 1).map(|rest| [vec![m], rest].concat())
+            } else {
+                None
             }
         };
         game.unmake(s, m, ());
