@@ -1,1 +1,53 @@
-fn main() {}
+//! `tabula-cli`: Tabula without a window. Each subcommand lives in its own module; this file only dispatches.
+
+mod check_forbidden;
+mod check_vcf;
+mod perft;
+mod solve;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Headless Tabula: rule checks, perft, endgame solving, arena and benchmarks.
+#[derive(Parser)]
+#[command(name = "tabula-cli", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Counts Othello move-tree leaves from the start, one line per depth: depth, leaves, seconds, leaves/s.
+    Perft(perft::Args),
+    /// Solves every position of an Othello .obf file exactly and checks the listed best moves and scores.
+    Solve(solve::Args),
+    /// Checks Renju forbidden points against a file in the format of shared/data/renju-forbidden.txt.
+    CheckForbidden {
+        /// The fixture file.
+        file: PathBuf,
+    },
+    /// Runs the VCF solver on a file in the format of shared/data/vcf-puzzles.tsv.
+    CheckVcf {
+        /// The puzzle file.
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let outcome = match Cli::parse().command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Solve(args) => solve::run(&args),
+        Command::CheckForbidden { file } => Ok(check_forbidden::run(&file)),
+        Command::CheckVcf { file } => Ok(check_vcf::run(&file)),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("tabula-cli: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

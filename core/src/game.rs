@@ -102,9 +102,9 @@ impl MoveParseError {
 /// another rules value, so the searcher and the GUI stay generic.
 pub trait Game {
     /// A position, including the side to move and the incremental hash.
-    type State: Clone + Debug + PartialEq + Send;
+    type State: Clone + Debug + PartialEq + Send + Sync;
     /// A move; a pass is an explicit move in games that have one.
-    type Move: Copy + Debug + PartialEq + Eq + Hash + Send;
+    type Move: Copy + Debug + PartialEq + Eq + Hash + Send + Sync;
     /// What `make` returns so that `unmake` can restore the previous state exactly.
     type Undo;
 

@@ -81,11 +81,7 @@ pub struct RuleSet {
 }
 
 /// A game on a rectangular board of cells, with everything the front ends need.
-pub trait BoardGame: Game + Clone + Send + Sync + 'static
-where
-    Self::State: Sync,
-    Self::Move: Sync,
-{
+pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// The engine's judgement of this game.
     type Eval: Evaluator<Self> + Send + Sync;
 

@@ -13,20 +13,12 @@ use crate::board::BoardGame;
 pub const TABLE_MEGABYTES: usize = 32;
 
 /// A computer player for one game, keeping its transposition table between moves.
-pub struct Engine<G: BoardGame>
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+pub struct Engine<G: BoardGame> {
     game: G,
     searcher: Searcher<G>,
 }
 
-impl<G: BoardGame> Engine<G>
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+impl<G: BoardGame> Engine<G> {
     /// An engine for `game` with the default table size.
     #[must_use]
     pub fn new(game: G) -> Self {

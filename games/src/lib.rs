@@ -1,10 +1,16 @@
 //! Gomoku and Othello for Tabula, with the interface the front ends use to play them.
 
+pub mod arena;
 pub mod board;
 pub mod config;
 pub mod engine;
+pub mod ggf;
+pub mod gomoku;
+pub mod othello;
+pub mod registry;
 pub mod session;
 
 pub use board::{BoardGame, Cell, Marker, MoveReport, OptionAxis, OptionChoice, RuleSet};
 pub use engine::Engine;
+pub use registry::{GameKind, GameVisitor, MatchSpec, new_match};
 pub use session::{Analysis, Match, Session, Snapshot, ThinkJob};

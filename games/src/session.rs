@@ -105,11 +105,7 @@ pub trait Match: Send {
 }
 
 /// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack.
-pub struct Session<G: BoardGame>
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+pub struct Session<G: BoardGame> {
     game: G,
     start: G::State,
     state: G::State,
@@ -118,11 +114,7 @@ where
     redo: Vec<G::Move>,
 }
 
-impl<G: BoardGame> Session<G>
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+impl<G: BoardGame> Session<G> {
     /// A new game of `game` from its initial position.
     #[must_use]
     pub fn new(game: G) -> Self {
@@ -178,11 +170,7 @@ where
     }
 }
 
-impl<G: BoardGame> Match for Session<G>
-where
-    G::State: Sync,
-    G::Move: Sync,
-{
+impl<G: BoardGame> Match for Session<G> {
     fn board_size(&self) -> (usize, usize) {
         self.game.board_size()
     }

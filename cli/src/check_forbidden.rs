@@ -1,0 +1,40 @@
+//! `check-forbidden FILE`: computes the Renju forbidden points of every position in the file and compares them with
+//! the expected ones, one line per position, then a summary; the exit status is non-zero on any failure.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use tabula_games::gomoku::datasets::ForbiddenCase;
+
+/// Runs the check on `path`.
+pub fn run(path: &Path) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let (mut passed, mut failed) = (0, 0);
+    for (i, line) in text.lines().enumerate() {
+        match ForbiddenCase::parse(line) {
+            Ok(None) => {}
+            Ok(Some(case)) => match case.check() {
+                Ok(()) => {
+                    passed += 1;
+                    println!("{} ok", case.id);
+                }
+                Err(diff) => {
+                    failed += 1;
+                    println!("{} WRONG {diff}", case.id);
+                }
+            },
+            Err(e) => {
+                failed += 1;
+                println!("{}:{}: malformed line: {e}", path.display(), i + 1);
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

@@ -1,0 +1,262 @@
+//! Computer-versus-computer series: how often the first player wins under a rule set, or which of two levels is
+//! stronger. The command-line arena and the app's comparison screen share it.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tabula_core::{Evaluator, GameResult, Level, Limits, Player, SearchOptions, Searcher, score};
+
+use crate::board::BoardGame;
+use crate::engine::Engine;
+
+/// How a series is played.
+#[derive(Clone, Debug)]
+pub struct SeriesConfig {
+    /// The number of random openings; each is played twice, with the levels' colours swapped.
+    pub openings: usize,
+    /// Plies of each random opening.
+    pub opening_plies: usize,
+    /// Level A and level B (the same level twice to measure the first player's edge).
+    pub levels: [Level; 2],
+    /// The seed for openings and the levels' randomness.
+    pub seed: u64,
+    /// Worker threads (at least one).
+    pub threads: usize,
+    /// Transposition table per worker, in megabytes.
+    pub table_megabytes: usize,
+}
+
+/// One finished game of a series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Which level (0 = A, 1 = B) played first.
+    pub first_level: usize,
+    /// Who won.
+    pub result: GameResult,
+    /// Plies played, opening included.
+    pub plies: usize,
+    /// Moves the engines chose (after the opening).
+    pub engine_moves: usize,
+    /// Time the engines spent.
+    pub thinking: Duration,
+}
+
+/// The tally of a series.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeriesSummary {
+    /// Games played.
+    pub games: usize,
+    /// Wins of the player who moved first.
+    pub first_wins: usize,
+    /// Wins of the player who moved second.
+    pub second_wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Wins of level A and level B.
+    pub level_wins: [usize; 2],
+    /// Plies over all games.
+    pub total_plies: usize,
+    /// Engine moves over all games.
+    pub engine_moves: usize,
+    /// Engine time over all games.
+    pub thinking: Duration,
+}
+
+impl SeriesSummary {
+    /// Adds one game.
+    pub fn add(&mut self, g: &GameRecord) {
+        self.games += 1;
+        match g.result {
+            GameResult::Draw => self.draws += 1,
+            GameResult::Win(p) => {
+                if p == Player::First {
+                    self.first_wins += 1;
+                } else {
+                    self.second_wins += 1;
+                }
+                let level = if p == Player::First { g.first_level } else { 1 - g.first_level };
+                self.level_wins[level] += 1;
+            }
+        }
+        self.total_plies += g.plies;
+        self.engine_moves += g.engine_moves;
+        self.thinking += g.thinking;
+    }
+
+    /// The first player's score (win 1, draw 1/2) and the half-width of its 95% confidence interval.
+    #[must_use]
+    pub fn first_player_score(&self) -> (f64, f64) {
+        score_with_interval(self.first_wins, self.draws, self.games)
+    }
+
+    /// Level A's score and the half-width of its 95% confidence interval.
+    #[must_use]
+    pub fn level_a_score(&self) -> (f64, f64) {
+        score_with_interval(self.level_wins[0], self.draws, self.games)
+    }
+
+    /// Average plies per game.
+    #[must_use]
+    pub fn average_length(&self) -> f64 {
+        self.total_plies as f64 / self.games.max(1) as f64
+    }
+
+    /// Average engine time per move.
+    #[must_use]
+    pub fn average_move_time(&self) -> Duration {
+        self.thinking.checked_div(self.engine_moves.max(1) as u32).unwrap_or_default()
+    }
+}
+
+/// A score (wins plus half the draws, over games) with the half-width of its normal 95% interval.
+fn score_with_interval(wins: usize, draws: usize, games: usize) -> (f64, f64) {
+    if games == 0 {
+        return (0.0, 0.0);
+    }
+    let n = games as f64;
+    let mean = (wins as f64 + 0.5 * draws as f64) / n;
+    let second_moment = (wins as f64 + 0.25 * draws as f64) / n;
+    let variance = (second_moment - mean * mean).max(0.0);
+    (mean, 1.96 * (variance / n).sqrt())
+}
+
+/// A random opening of `plies` moves among the evaluator's candidates, rejected and drawn again while it ends the
+/// game or a shallow search finds a forced win for either side.
+pub fn random_opening<G: BoardGame>(game: &G, plies: usize, rng: &mut impl Rng) -> Vec<G::Move> {
+    let eval = game.evaluator(false);
+    let mut searcher = Searcher::new(game, 1);
+    let mut fallback = Vec::new();
+    for _attempt in 0..50 {
+        let mut state = game.initial_state();
+        let mut line = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            moves.clear();
+            eval.search_moves(game, &state, &mut moves);
+            let Some(&mv) = moves.choose(rng) else { break };
+            game.make(&mut state, mv);
+            line.push(mv);
+            if game.outcome(&state).is_some() {
+                break;
+            }
+        }
+        if game.outcome(&state).is_some() {
+            continue;
+        }
+        let probe = searcher.search(game, &eval, &state, &Limits::depth(3), &SearchOptions::default(), &mut |_| {});
+        if !score::is_mate(probe.score) {
+            return line;
+        }
+        fallback = line;
+    }
+    fallback
+}
+
+/// Plays one game from `opening`: `first_level` (0 or 1) says which of `levels` moves first.
+pub fn play_game<G: BoardGame>(
+    engines: &mut [Engine<G>; 2],
+    opening: &[G::Move],
+    levels: &[Level; 2],
+    first_level: usize,
+    seed: u64,
+    stop: &AtomicBool,
+) -> GameRecord {
+    let game = engines[0].game().clone();
+    let mut state = game.initial_state();
+    for &mv in opening {
+        game.make(&mut state, mv);
+    }
+    engines.iter_mut().for_each(Engine::clear);
+    let mut plies = opening.len();
+    let mut engine_moves = 0;
+    let mut thinking = Duration::ZERO;
+    let outcome = loop {
+        if let Some(outcome) = game.outcome(&state) {
+            break Some(outcome);
+        }
+        if stop.load(Ordering::Relaxed) {
+            break None;
+        }
+        let level_index = if game.side_to_move(&state) == Player::First { first_level } else { 1 - first_level };
+        let started = Instant::now();
+        let result = engines[level_index].think(&state, &levels[level_index], seed ^ plies as u64, None, &mut |_| {});
+        thinking += started.elapsed();
+        engine_moves += 1;
+        let Some(mv) = result.best_move else { break None };
+        game.make(&mut state, mv);
+        plies += 1;
+    };
+    GameRecord { first_level, result: outcome.map_or(GameResult::Draw, |o| o.result), plies, engine_moves, thinking }
+}
+
+/// Plays a whole series on `config.threads` threads. `on_game` hears each finished game (in completion order);
+/// setting `stop` ends the series early with the games finished so far.
+pub fn run_series<G: BoardGame>(
+    game: &G,
+    config: &SeriesConfig,
+    stop: &AtomicBool,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> SeriesSummary {
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let openings: Vec<Vec<G::Move>> =
+        (0..config.openings).map(|_| random_opening(game, config.opening_plies, &mut rng)).collect();
+    let next = AtomicUsize::new(0);
+    let summary = Mutex::new(SeriesSummary::default());
+    let jobs = openings.len() * 2;
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                let mut engines = [0, 1].map(|_| Engine::with_table(game.clone(), config.table_megabytes));
+                loop {
+                    let job = next.fetch_add(1, Ordering::Relaxed);
+                    if job >= jobs || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let seed = config.seed.wrapping_mul(0x9E37_79B9).wrapping_add(job as u64);
+                    let record = play_game(&mut engines, &openings[job / 2], &config.levels, job % 2, seed, stop);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    on_game(&record);
+                    summary.lock().unwrap_or_else(std::sync::PoisonError::into_inner).add(&record);
+                }
+            });
+        }
+    });
+    summary.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(first_level: usize, result: GameResult) -> GameRecord {
+        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking: Duration::from_millis(60) }
+    }
+
+    #[test]
+    fn summary_counts_players_and_levels() {
+        let mut s = SeriesSummary::default();
+        s.add(&record(0, GameResult::Win(Player::First)));
+        s.add(&record(1, GameResult::Win(Player::First)));
+        s.add(&record(1, GameResult::Win(Player::Second)));
+        s.add(&record(0, GameResult::Draw));
+        assert_eq!((s.first_wins, s.second_wins, s.draws), (2, 1, 1));
+        assert_eq!(s.level_wins, [2, 1]);
+        assert_eq!(s.average_length(), 10.0);
+        assert_eq!(s.average_move_time(), Duration::from_millis(10));
+        let (score, half_width) = s.first_player_score();
+        assert!((score - 0.625).abs() < 1e-9);
+        assert!(half_width > 0.0 && half_width < 0.5);
+    }
+
+    #[test]
+    fn interval_is_zero_for_unanimous_results() {
+        assert_eq!(score_with_interval(5, 0, 5), (1.0, 0.0));
+        assert_eq!(score_with_interval(0, 0, 0), (0.0, 0.0));
+    }
+}

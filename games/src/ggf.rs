@@ -1,0 +1,160 @@
+//! The Generic Game Format (GGF) of Othello servers and NBoard: `(;GM[Othello]...BO[8 ... *]B[d3]W[c5]...;)`.
+//! This module reads and writes the text; the Othello rules check the moves.
+
+use std::fmt::Write as _;
+
+/// An Othello game as GGF describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GgfGame {
+    /// The board's side length (`TY` or the number in `BO`).
+    pub size: usize,
+    /// The start position, row by row from the top: `*` black, `O` white, `-` empty.
+    pub board: String,
+    /// Whether Black moves first from that position.
+    pub black_to_move: bool,
+    /// The moves in order, each as written (`d3`, `pass`), without the evaluation and time annotations.
+    pub moves: Vec<String>,
+    /// The players' names, Black then White, when given.
+    pub players: [Option<String>; 2],
+}
+
+/// Where and why a GGF text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("GGF, character {offset}: {message}")]
+pub struct GgfError {
+    /// The byte offset of the problem in the text.
+    pub offset: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+fn error(offset: usize, message: impl Into<String>) -> GgfError {
+    GgfError { offset, message: message.into() }
+}
+
+/// Reads one GGF game. Unknown properties are skipped; the board (`BO`) is required.
+pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
+    let start = text.find("(;").ok_or_else(|| error(0, "a game must start with '(;'"))?;
+    let mut pos = start + 2;
+    let bytes = text.as_bytes();
+    let mut board = None;
+    let mut moves = Vec::new();
+    let mut players = [None, None];
+    loop {
+        while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        if text[pos..].starts_with(";)") {
+            break;
+        }
+        if pos >= bytes.len() {
+            return Err(error(pos, "the game is not closed with ';)'"));
+        }
+        let name_start = pos;
+        while pos < bytes.len() && bytes[pos].is_ascii_uppercase() {
+            pos += 1;
+        }
+        if pos == name_start || pos >= bytes.len() || bytes[pos] != b'[' {
+            return Err(error(pos, "expected a property such as BO[...]"));
+        }
+        let name = &text[name_start..pos];
+        let value_start = pos + 1;
+        let value_end =
+            text[value_start..].find(']').map(|i| value_start + i).ok_or_else(|| error(pos, "unclosed '['"))?;
+        let value = text[value_start..value_end].trim();
+        match name {
+            "BO" => board = Some(parse_board(value, value_start)?),
+            "B" | "W" => {
+                let mv = value.split('/').next().unwrap_or("").trim().to_ascii_lowercase();
+                if mv.is_empty() {
+                    return Err(error(value_start, format!("empty move in {name}[]")));
+                }
+                moves.push(if mv == "pa" { "pass".to_string() } else { mv });
+            }
+            "PB" => players[0] = Some(value.to_string()),
+            "PW" => players[1] = Some(value.to_string()),
+            _ => {}
+        }
+        pos = value_end + 1;
+    }
+    let (size, board, black_to_move) = board.ok_or_else(|| error(start, "the game has no board (BO[...])"))?;
+    Ok(GgfGame { size, board, black_to_move, moves, players })
+}
+
+fn parse_board(value: &str, offset: usize) -> Result<(usize, String, bool), GgfError> {
+    let mut parts = value.split_whitespace();
+    let size: usize = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .filter(|s| (4..=16).contains(s))
+        .ok_or_else(|| error(offset, "BO must start with the board size"))?;
+    let rest: Vec<&str> = parts.collect();
+    let (side, squares) = rest.split_last().ok_or_else(|| error(offset, "BO has no squares"))?;
+    let squares: String = squares.concat();
+    if squares.chars().count() != size * size {
+        return Err(error(offset, format!("BO has {} squares, expected {}", squares.chars().count(), size * size)));
+    }
+    if let Some(bad) = squares.chars().find(|c| !matches!(c, '*' | 'O' | 'o' | '-')) {
+        return Err(error(offset, format!("BO has an unknown square '{bad}'")));
+    }
+    let black_to_move = match *side {
+        "*" => true,
+        "O" | "o" => false,
+        other => return Err(error(offset, format!("BO must end with the side to move (* or O), not '{other}'"))),
+    };
+    Ok((size, squares.replace('o', "O"), black_to_move))
+}
+
+/// Writes a game as GGF.
+#[must_use]
+pub fn format(game: &GgfGame) -> String {
+    let mut out = format!("(;GM[Othello]TY[{}]", game.size);
+    for (tag, name) in ["PB", "PW"].iter().zip(&game.players) {
+        if let Some(name) = name {
+            let _ = write!(out, "{tag}[{name}]");
+        }
+    }
+    let _ = write!(out, "BO[{} {} {}]", game.size, game.board, if game.black_to_move { '*' } else { 'O' });
+    let mut black = game.black_to_move;
+    for mv in &game.moves {
+        let _ = write!(out, "{}[{}]", if black { 'B' } else { 'W' }, if mv == "pass" { "PA" } else { mv });
+        black = !black;
+    }
+    out.push_str(";)");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn reads_nboard_style_game_with_pass() {
+        let text =
+            format!("(;GM[Othello]PC[NBoard]PB[me]PW[you]RE[?]TI[5:00]TY[8]BO[8 {START} *]B[F5//1.2]W[d6]B[PA];)");
+        let g = parse(&text).expect("valid");
+        assert_eq!(g.size, 8);
+        assert_eq!(g.board, START);
+        assert!(g.black_to_move);
+        assert_eq!(g.moves, ["f5", "d6", "pass"]);
+        assert_eq!(g.players, [Some("me".into()), Some("you".into())]);
+        assert_eq!(parse(&format(&g)).expect("round trip"), g);
+    }
+
+    #[test]
+    fn errors_say_where() {
+        assert_eq!(parse("GM[Othello]").expect_err("no start").offset, 0);
+        let missing_board = parse("(;GM[Othello]B[f5];)").expect_err("no board");
+        assert!(missing_board.message.contains("BO"));
+        let short = parse("(;BO[8 ---- *];)").expect_err("short board");
+        assert!(short.message.contains("expected 64"), "{short}");
+        let unclosed = parse("(;BO[8 ").expect_err("unclosed");
+        assert!(unclosed.message.contains("unclosed"));
+        let side = parse(&format!("(;BO[8 {START} X];)")).expect_err("bad side");
+        assert!(side.message.contains("side to move"));
+        let open = parse(&format!("(;BO[8 {START} *]B[f5]")).expect_err("not closed");
+        assert!(open.message.contains("not closed"));
+    }
+}

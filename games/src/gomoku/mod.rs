@@ -1,0 +1,507 @@
+//! Gomoku: five in a row under the freestyle, exact-five, Renju and Caro win rules, with a threat-aware evaluator,
+//! a VCF solver, `h8` notation and Piskvork `.psq` files.
+
+pub mod board;
+pub mod datasets;
+pub mod eval;
+pub mod notation;
+pub mod patterns;
+pub mod renju;
+pub mod rules;
+pub mod variants;
+pub mod vcf;
+
+use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player};
+
+use crate::board::{BoardGame, Cell, Marker, MoveReport};
+use board::{Board, Geometry};
+pub use eval::GomokuEvaluator;
+use patterns::{BLACK, EMPTY, LineRule, Pattern, WHITE};
+pub use renju::Forbidden;
+pub use rules::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, OpeningRule, WinRule};
+
+/// A move: the stone placed on one point, stored as the point's padded board index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u16);
+
+impl Move {
+    /// The padded board index of the point.
+    #[must_use]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// A Gomoku position: the board, the side to move, the hash and the result once the game is over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GomokuState {
+    board: Board,
+    side: Player,
+    hash: u64,
+    outcome: Option<Outcome>,
+}
+
+impl GomokuState {
+    /// The padded board, for the engine's modules.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The number of stones on the board.
+    #[must_use]
+    pub fn stones(&self) -> usize {
+        self.board.stones
+    }
+}
+
+/// Rules that could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// The board side is outside 7..=25.
+    #[error("board size {0} is not supported (use {MIN_SIZE} to {MAX_SIZE})")]
+    Size(usize),
+    /// Renju is defined on 15 x 15 only.
+    #[error("Renju is played on 15 x 15 only, not {0} x {0}")]
+    RenjuSize(usize),
+}
+
+/// The rules of one Gomoku variant as a value: board size, win rule, opening rule and precomputed tables.
+#[derive(Clone, Debug)]
+pub struct Gomoku {
+    geo: Geometry,
+    win: WinRule,
+    opening: OpeningRule,
+    zobrist: Vec<[u64; 2]>,
+    side_key: u64,
+    points: Vec<u16>,
+    tables: [&'static [Pattern]; 2],
+    empty: Board,
+}
+
+/// The colour code of a player's stones.
+#[must_use]
+pub fn color_of(player: Player) -> u8 {
+    match player {
+        Player::First => BLACK,
+        Player::Second => WHITE,
+    }
+}
+
+/// The player owning stones of a colour code.
+fn player_of(color: u8) -> Player {
+    if color == BLACK { Player::First } else { Player::Second }
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Gomoku {
+    /// The rules for a `size` x `size` board with the given win rule and a free opening.
+    pub fn new(size: usize, win: WinRule) -> Result<Gomoku, RulesError> {
+        Gomoku::with_opening(size, win, OpeningRule::Free)
+    }
+
+    /// The rules with an explicit opening rule.
+    pub fn with_opening(size: usize, win: WinRule, opening: OpeningRule) -> Result<Gomoku, RulesError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(RulesError::Size(size));
+        }
+        if win == WinRule::Renju && size != DEFAULT_SIZE {
+            return Err(RulesError::RenjuSize(size));
+        }
+        let geo = Geometry::new(size);
+        let mut seed = 0x7AB0_1A00 ^ size as u64;
+        let zobrist = (0..geo.cells()).map(|_| [splitmix(&mut seed), splitmix(&mut seed)]).collect();
+        let side_key = splitmix(&mut seed);
+        let points =
+            (0..size).flat_map(|y| (0..size).map(move |x| (x, y))).map(|(x, y)| geo.index(x, y) as u16).collect();
+        let line_rule = |color| match win {
+            WinRule::Freestyle => LineRule::Free,
+            WinRule::ExactFive => LineRule::Exact,
+            WinRule::Renju if color == BLACK => LineRule::Exact,
+            WinRule::Renju => LineRule::Free,
+            WinRule::Caro => LineRule::Caro,
+        };
+        let tables = [patterns::table(line_rule(BLACK)), patterns::table(line_rule(WHITE))];
+        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, tables, empty: Board::new(&geo) })
+    }
+
+    /// The board geometry.
+    #[must_use]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    /// The board side.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.geo.size
+    }
+
+    /// The win rule.
+    #[must_use]
+    pub fn win_rule(&self) -> WinRule {
+        self.win
+    }
+
+    /// The opening rule.
+    #[must_use]
+    pub fn opening_rule(&self) -> OpeningRule {
+        self.opening
+    }
+
+    /// The padded indices of all board points, row by row from the top.
+    #[must_use]
+    pub fn points(&self) -> &[u16] {
+        &self.points
+    }
+
+    /// The move on column `x`, row `y` (from the top), if that is on the board.
+    #[must_use]
+    pub fn move_xy(&self, x: usize, y: usize) -> Option<Move> {
+        (x < self.geo.size && y < self.geo.size).then(|| Move(self.geo.index(x, y) as u16))
+    }
+
+    /// The move at a padded index (which must be a board point).
+    #[must_use]
+    pub(crate) fn move_of_index(&self, index: usize) -> Move {
+        Move(index as u16)
+    }
+
+    /// The column and row (from the top) of a move.
+    #[must_use]
+    pub fn xy(&self, mv: Move) -> (usize, usize) {
+        self.geo.coords(mv.index())
+    }
+
+    /// What a stone of `color` on the empty point `p` makes along direction `dir`.
+    #[must_use]
+    pub fn pattern(&self, board: &Board, p: usize, color: u8, dir: usize) -> Pattern {
+        let key = patterns::view(board.keys[p][dir], color);
+        self.tables[usize::from(color - 1)][key as usize]
+    }
+
+    /// The patterns of a stone of `color` on `p` along the four lines.
+    #[must_use]
+    pub fn patterns(&self, board: &Board, p: usize, color: u8) -> [Pattern; 4] {
+        [0, 1, 2, 3].map(|d| self.pattern(board, p, color, d))
+    }
+
+    /// Whether `p` is forbidden to `color` (only Black under Renju has forbidden points).
+    #[must_use]
+    pub fn forbidden(&self, board: &Board, p: usize, color: u8) -> Option<Forbidden> {
+        if self.win == WinRule::Renju && color == BLACK { renju::forbidden(self, board, p) } else { None }
+    }
+
+    /// The points where the defender stops every five of `attacker`, whose five points are `fives` (all of them).
+    /// Usually that is the single five point itself (none if there are two); under Caro a stone just past the end of
+    /// the would-be five also defends, by closing it at both ends.
+    #[must_use]
+    pub fn five_defences(&self, board: &Board, attacker: u8, fives: &[usize]) -> Vec<usize> {
+        match fives {
+            [] => return Vec::new(),
+            [only] if self.win != WinRule::Caro => return vec![*only],
+            _ if self.win != WinRule::Caro => return Vec::new(),
+            _ => {}
+        }
+        let mut candidates = fives.to_vec();
+        for &f in fives {
+            for d in 0..4 {
+                for k in (-5..=5isize).filter(|&k| k != 0) {
+                    let q = self.geo.step(f, d, k);
+                    if board.cells[q] == EMPTY && !candidates.contains(&q) {
+                        candidates.push(q);
+                    }
+                }
+            }
+        }
+        let mut scratch = board.clone();
+        let defender = 3 - attacker;
+        candidates
+            .into_iter()
+            .filter(|&q| {
+                scratch.place(&self.geo, q, defender);
+                let alive =
+                    fives.iter().any(|&f| f != q && self.patterns(&scratch, f, attacker).contains(&Pattern::Five));
+                scratch.remove(&self.geo, q, defender);
+                !alive
+            })
+            .collect()
+    }
+
+    /// Whether the side to move may play on the padded index `p`.
+    #[must_use]
+    pub fn is_legal_point(&self, state: &GomokuState, p: usize) -> bool {
+        state.board.cells[p] == EMPTY && self.forbidden(&state.board, p, color_of(state.side)).is_none()
+    }
+
+    /// The winning run through the stone just placed on `p`, as its steps along the direction, if it wins.
+    fn winning_run(&self, board: &Board, p: usize, color: u8) -> Option<(usize, isize, isize)> {
+        (0..4).find_map(|d| {
+            let (lo, hi) = board.run(&self.geo, p, d, color);
+            let len = hi - lo + 1;
+            let wins = match self.win {
+                WinRule::Freestyle => len >= 5,
+                WinRule::ExactFive => len == 5,
+                WinRule::Renju => len == 5 || (len > 5 && color == WHITE),
+                WinRule::Caro => {
+                    let other = 3 - color;
+                    let closed = board.cells[self.geo.step(p, d, lo - 1)] == other
+                        && board.cells[self.geo.step(p, d, hi + 1)] == other;
+                    len >= 5 && !closed
+                }
+            };
+            wins.then_some((d, lo, hi))
+        })
+    }
+
+    /// The cells of the line that won the game, if the last stone (on `mv`) completed one.
+    #[must_use]
+    pub fn winning_line(&self, state: &GomokuState, mv: Move) -> Vec<Cell> {
+        let p = mv.index();
+        let color = state.board.cells[p];
+        if color != BLACK && color != WHITE {
+            return Vec::new();
+        }
+        match self.winning_run(&state.board, p, color) {
+            Some((d, lo, hi)) => (lo..=hi)
+                .map(|k| {
+                    let (x, y) = self.geo.coords(self.geo.step(p, d, k));
+                    Cell::new(x, y)
+                })
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether the side to move has at least one legal move.
+    fn has_legal_move(&self, state: &GomokuState) -> bool {
+        self.points.iter().any(|&p| self.is_legal_point(state, usize::from(p)))
+    }
+
+    /// The state after playing `moves` from the start, or the index of the first move that is not legal.
+    pub fn play_all(&self, moves: &[Move]) -> Result<GomokuState, usize> {
+        let mut state = self.initial_state();
+        for (i, &mv) in moves.iter().enumerate() {
+            if state.outcome.is_some() || !self.is_legal_point(&state, mv.index()) {
+                return Err(i);
+            }
+            self.make(&mut state, mv);
+        }
+        Ok(state)
+    }
+
+    /// A position with the given stones and side to move, not necessarily reachable by play (test positions).
+    /// Returns `None` if a point is off the board or given twice.
+    #[must_use]
+    pub fn setup(&self, black: &[(usize, usize)], white: &[(usize, usize)], side: Player) -> Option<GomokuState> {
+        let mut state = self.initial_state();
+        for (stones, color) in [(black, BLACK), (white, WHITE)] {
+            for &(x, y) in stones {
+                let mv = self.move_xy(x, y)?;
+                if state.board.cells[mv.index()] != EMPTY {
+                    return None;
+                }
+                state.board.place(&self.geo, mv.index(), color);
+                state.hash ^= self.zobrist[mv.index()][usize::from(color - 1)];
+            }
+        }
+        if side == Player::Second {
+            state.hash ^= self.side_key;
+        }
+        state.side = side;
+        Some(state)
+    }
+
+    /// The hash of a state computed from scratch, to check the incremental one.
+    #[must_use]
+    pub fn recompute_hash(&self, state: &GomokuState) -> u64 {
+        let stones = self.points.iter().map(|&p| usize::from(p)).fold(0, |h, p| match state.board.cells[p] {
+            BLACK => h ^ self.zobrist[p][0],
+            WHITE => h ^ self.zobrist[p][1],
+            _ => h,
+        });
+        if state.side == Player::Second { stones ^ self.side_key } else { stones }
+    }
+
+    /// The board rebuilt from its stones alone, to check the incremental keys and counts.
+    #[must_use]
+    pub fn rebuild_board(&self, state: &GomokuState) -> Board {
+        let mut board = self.empty.clone();
+        for &p in &self.points {
+            let color = state.board.cells[usize::from(p)];
+            if color == BLACK || color == WHITE {
+                board.place(&self.geo, usize::from(p), color);
+            }
+        }
+        board
+    }
+}
+
+impl Game for Gomoku {
+    type State = GomokuState;
+    type Move = Move;
+    type Undo = ();
+
+    fn initial_state(&self) -> GomokuState {
+        GomokuState { board: self.empty.clone(), side: Player::First, hash: 0, outcome: None }
+    }
+
+    fn side_to_move(&self, state: &GomokuState) -> Player {
+        state.side
+    }
+
+    fn legal_moves(&self, state: &GomokuState, moves: &mut Vec<Move>) {
+        if state.outcome.is_some() {
+            return;
+        }
+        moves.extend(self.points.iter().filter(|&&p| self.is_legal_point(state, usize::from(p))).map(|&p| Move(p)));
+    }
+
+    fn is_legal(&self, state: &GomokuState, mv: Move) -> bool {
+        state.outcome.is_none() && self.points.binary_search(&mv.0).is_ok() && self.is_legal_point(state, mv.index())
+    }
+
+    fn make(&self, state: &mut GomokuState, mv: Move) {
+        let p = mv.index();
+        let color = color_of(state.side);
+        state.board.place(&self.geo, p, color);
+        state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
+        state.side = state.side.opponent();
+        state.outcome = if self.winning_run(&state.board, p, color).is_some() {
+            Some(Outcome::win(player_of(color)))
+        } else if state.board.stones == self.points.len() || !self.has_legal_move(state) {
+            Some(Outcome::draw())
+        } else {
+            None
+        };
+    }
+
+    fn unmake(&self, state: &mut GomokuState, mv: Move, _undo: ()) {
+        let p = mv.index();
+        state.side = state.side.opponent();
+        let color = color_of(state.side);
+        state.board.remove(&self.geo, p, color);
+        state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
+        state.outcome = None;
+    }
+
+    fn outcome(&self, state: &GomokuState) -> Option<Outcome> {
+        state.outcome
+    }
+
+    fn hash(&self, state: &GomokuState) -> u64 {
+        state.hash
+    }
+
+    fn move_index(&self, mv: Move) -> usize {
+        let (x, y) = self.xy(mv);
+        y * self.geo.size + x
+    }
+
+    fn move_index_count(&self) -> usize {
+        self.points.len()
+    }
+
+    fn remaining_moves(&self, state: &GomokuState) -> Option<u32> {
+        Some((self.points.len() - state.board.stones) as u32)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        let (x, y) = self.xy(mv);
+        notation::format_point(self.geo.size, x, y)
+    }
+
+    fn parse_move(&self, state: &GomokuState, text: &str) -> Result<Move, MoveParseError> {
+        let text = text.trim();
+        let (x, y) = notation::parse_point(self.geo.size, text)
+            .map_err(|e| MoveParseError::new(format!("`{text}`, character {}: {}", e.column, e.message)))?;
+        self.move_at(state, Cell::new(x, y)).map_err(|why| MoveParseError::new(format!("{text}: {why}")))
+    }
+}
+
+impl BoardGame for Gomoku {
+    type Eval = GomokuEvaluator;
+
+    fn evaluator(&self, _exact: bool) -> GomokuEvaluator {
+        GomokuEvaluator
+    }
+
+    fn board_size(&self) -> (usize, usize) {
+        (self.geo.size, self.geo.size)
+    }
+
+    fn stone(&self, state: &GomokuState, cell: Cell) -> Option<Player> {
+        let mv = self.move_xy(cell.x, cell.y)?;
+        match state.board.cells[mv.index()] {
+            BLACK => Some(Player::First),
+            WHITE => Some(Player::Second),
+            _ => None,
+        }
+    }
+
+    fn move_at(&self, state: &GomokuState, cell: Cell) -> Result<Move, String> {
+        let mv = self.move_xy(cell.x, cell.y).ok_or_else(|| "off the board".to_string())?;
+        if state.outcome.is_some() {
+            return Err("the game is over".to_string());
+        }
+        if state.board.cells[mv.index()] != EMPTY {
+            return Err("occupied".to_string());
+        }
+        match self.forbidden(&state.board, mv.index(), color_of(state.side)) {
+            Some(kind) => Err(format!("forbidden: {}", kind.name())),
+            None => Ok(mv),
+        }
+    }
+
+    fn pass_move(&self, _state: &GomokuState) -> Option<Move> {
+        None
+    }
+
+    fn cell_of(&self, mv: Move) -> Option<Cell> {
+        let (x, y) = self.xy(mv);
+        Some(Cell::new(x, y))
+    }
+
+    fn describe_move(&self, before: &GomokuState, mv: Move) -> MoveReport {
+        let mut after = before.clone();
+        self.make(&mut after, mv);
+        let won = matches!(after.outcome, Some(Outcome { result: GameResult::Win(_), .. }));
+        MoveReport {
+            player: Some(before.side),
+            placed: self.cell_of(mv),
+            flipped: Vec::new(),
+            winning_line: if won { self.winning_line(&after, mv) } else { Vec::new() },
+        }
+    }
+
+    fn markers(&self, state: &GomokuState) -> Vec<(Cell, Marker)> {
+        if self.win != WinRule::Renju || state.side != Player::First || state.outcome.is_some() {
+            return Vec::new();
+        }
+        self.points
+            .iter()
+            .map(|&p| usize::from(p))
+            .filter(|&p| state.board.cells[p] == EMPTY && renju::forbidden(self, &state.board, p).is_some())
+            .map(|p| {
+                let (x, y) = self.geo.coords(p);
+                (Cell::new(x, y), Marker::Forbidden)
+            })
+            .collect()
+    }
+
+    fn end_reason(&self, state: &GomokuState) -> Option<String> {
+        let outcome = state.outcome?;
+        Some(match outcome.result {
+            GameResult::Win(_) => "five in a row".to_string(),
+            GameResult::Draw if state.board.stones == self.points.len() => "board full".to_string(),
+            GameResult::Draw => "no legal move for Black".to_string(),
+        })
+    }
+}

@@ -1,0 +1,122 @@
+//! Gomoku's rules as data: the win rule and the opening rule, each with a name and a description, kept apart so
+//! that swap openings can later combine with any win rule.
+
+/// The smallest supported board side.
+pub const MIN_SIZE: usize = 7;
+/// The largest supported board side (columns `a` to `y`).
+pub const MAX_SIZE: usize = 25;
+/// The usual board side, and the only one Renju allows.
+pub const DEFAULT_SIZE: usize = 15;
+
+/// How a line of stones wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinRule {
+    /// Five or more in a row wins.
+    Freestyle,
+    /// Exactly five wins; an overline does not, for either colour.
+    ExactFive,
+    /// Black wins with exactly five and may not play overlines, double fours or double threes; White wins with
+    /// five or more.
+    Renju,
+    /// Five or more wins unless the line is closed at both ends by opponent stones.
+    Caro,
+}
+
+impl WinRule {
+    /// Every win rule, in menu order.
+    pub const ALL: [WinRule; 4] = [WinRule::Freestyle, WinRule::ExactFive, WinRule::Renju, WinRule::Caro];
+
+    /// The stable identifier used in rule sets and on the command line.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            WinRule::Freestyle => "freestyle",
+            WinRule::ExactFive => "exact-five",
+            WinRule::Renju => "renju",
+            WinRule::Caro => "caro",
+        }
+    }
+
+    /// The name shown to players.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            WinRule::Freestyle => "Freestyle",
+            WinRule::ExactFive => "Exact five (standard)",
+            WinRule::Renju => "Renju",
+            WinRule::Caro => "Caro",
+        }
+    }
+
+    /// The rule in plain words.
+    #[must_use]
+    pub fn description(self) -> &'static str {
+        match self {
+            WinRule::Freestyle => "Five or more stones in a row, in any direction, win.",
+            WinRule::ExactFive => {
+                "Exactly five stones in a row win; a line of six or more does not win and the game goes on, for \
+                 both colours."
+            }
+            WinRule::Renju => {
+                "Black wins only with exactly five and may not play an overline, a double four or a double three; \
+                 White has no restriction and wins with five or more. A five beats any forbidden shape. Played on \
+                 15 x 15 only."
+            }
+            WinRule::Caro => {
+                "Five or more in a row win unless both ends of the line are closed by opponent stones; the board \
+                 edge does not close a line."
+            }
+        }
+    }
+
+    /// The win rule with this identifier (`standard` is accepted for exact five).
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<WinRule> {
+        match id {
+            "standard" => Some(WinRule::ExactFive),
+            _ => WinRule::ALL.into_iter().find(|r| r.id() == id),
+        }
+    }
+}
+
+/// How the first stones are placed, independent of the win rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningRule {
+    /// Black starts anywhere and the players alternate from the first move.
+    Free,
+}
+
+impl OpeningRule {
+    /// Every opening rule, in menu order.
+    pub const ALL: [OpeningRule; 1] = [OpeningRule::Free];
+
+    /// The stable identifier.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            OpeningRule::Free => "free",
+        }
+    }
+
+    /// The name shown to players.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            OpeningRule::Free => "Free opening",
+        }
+    }
+
+    /// The rule in plain words.
+    #[must_use]
+    pub fn description(self) -> &'static str {
+        match self {
+            OpeningRule::Free => "Black plays first, anywhere; then the players alternate.",
+        }
+    }
+
+    /// The opening rule with this identifier.
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<OpeningRule> {
+        OpeningRule::ALL.into_iter().find(|r| r.id() == id)
+    }
+}

@@ -1,0 +1,149 @@
+//! Gomoku's rule options as data: the option axes (board size, win rule, opening rule) and named rule sets, from
+//! which menus and help text are generated.
+
+use super::rules::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, OpeningRule, WinRule};
+use super::{Gomoku, RulesError};
+use crate::board::{OptionAxis, OptionChoice, RuleSet};
+
+/// Board sides as (id, name), smallest first.
+const SIZES: [(&str, &str); MAX_SIZE - MIN_SIZE + 1] = [
+    ("7", "7 x 7"),
+    ("8", "8 x 8"),
+    ("9", "9 x 9"),
+    ("10", "10 x 10"),
+    ("11", "11 x 11"),
+    ("12", "12 x 12"),
+    ("13", "13 x 13"),
+    ("14", "14 x 14"),
+    ("15", "15 x 15"),
+    ("16", "16 x 16"),
+    ("17", "17 x 17"),
+    ("18", "18 x 18"),
+    ("19", "19 x 19"),
+    ("20", "20 x 20"),
+    ("21", "21 x 21"),
+    ("22", "22 x 22"),
+    ("23", "23 x 23"),
+    ("24", "24 x 24"),
+    ("25", "25 x 25"),
+];
+
+/// The option axes: `board`, `win` and `opening`.
+#[must_use]
+pub fn option_axes() -> Vec<OptionAxis> {
+    let board = OptionAxis {
+        id: "board",
+        name: "Board size",
+        choices: SIZES
+            .iter()
+            .map(|&(id, name)| OptionChoice {
+                id,
+                name,
+                description: if id == "15" {
+                    "The standard board, and the only one Renju allows."
+                } else {
+                    "A square board of this many points per side."
+                },
+            })
+            .collect(),
+        default: DEFAULT_SIZE - MIN_SIZE,
+    };
+    let win = OptionAxis {
+        id: "win",
+        name: "Win rule",
+        choices: WinRule::ALL
+            .iter()
+            .map(|r| OptionChoice { id: r.id(), name: r.name(), description: r.description() })
+            .collect(),
+        default: 0,
+    };
+    let opening = OptionAxis {
+        id: "opening",
+        name: "Opening rule",
+        choices: OpeningRule::ALL
+            .iter()
+            .map(|r| OptionChoice { id: r.id(), name: r.name(), description: r.description() })
+            .collect(),
+        default: 0,
+    };
+    vec![board, win, opening]
+}
+
+/// The named rule sets: `freestyle`, `exact-five`, `renju` and `caro`.
+#[must_use]
+pub fn rule_sets() -> Vec<RuleSet> {
+    WinRule::ALL
+        .iter()
+        .map(|&rule| RuleSet {
+            id: rule.id(),
+            name: rule.name(),
+            description: rule.description(),
+            choices: vec![("board", "15"), ("win", rule.id()), ("opening", "free")],
+        })
+        .collect()
+}
+
+/// A choice that does not exist on an axis, or a combination the rules forbid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantError {
+    /// No axis has that id.
+    #[error("unknown option `{0}` (use board, win or opening)")]
+    Axis(String),
+    /// The axis has no such choice.
+    #[error("unknown choice `{choice}` for option `{axis}`")]
+    Choice {
+        /// The axis id.
+        axis: String,
+        /// The rejected choice.
+        choice: String,
+    },
+    /// No rule set has that id.
+    #[error("unknown rule set `{0}` (use freestyle, exact-five, renju or caro)")]
+    RuleSet(String),
+    /// The choices are individually valid but not together.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+}
+
+/// The rules for a list of (axis id, choice id); axes not listed take their default.
+pub fn from_choices(choices: &[(&str, &str)]) -> Result<Gomoku, VariantError> {
+    let (mut size, mut win, mut opening) = (DEFAULT_SIZE, WinRule::Freestyle, OpeningRule::Free);
+    for &(axis, choice) in choices {
+        let bad = || VariantError::Choice { axis: axis.to_string(), choice: choice.to_string() };
+        match axis {
+            "board" => size = choice.parse().ok().filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s)).ok_or_else(bad)?,
+            "win" => win = WinRule::from_id(choice).ok_or_else(bad)?,
+            "opening" => opening = OpeningRule::from_id(choice).ok_or_else(bad)?,
+            _ => return Err(VariantError::Axis(axis.to_string())),
+        }
+    }
+    Ok(Gomoku::with_opening(size, win, opening)?)
+}
+
+/// The rules of a named rule set (`standard` is accepted for `exact-five`).
+pub fn from_rule_set(id: &str) -> Result<Gomoku, VariantError> {
+    let id = if id == "standard" { "exact-five" } else { id };
+    let set = rule_sets().into_iter().find(|s| s.id == id).ok_or_else(|| VariantError::RuleSet(id.to_string()))?;
+    from_choices(&set.choices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_sets_build() {
+        let ids: Vec<_> = rule_sets().iter().map(|s| s.id).collect();
+        assert_eq!(ids, ["freestyle", "exact-five", "renju", "caro"]);
+        for id in ids {
+            assert_eq!(from_rule_set(id).expect("builds").win_rule().id(), id);
+        }
+        assert_eq!(from_rule_set("standard").map(|g| g.win_rule()).ok(), Some(WinRule::ExactFive));
+        assert!(from_rule_set("gomoku").is_err());
+        assert!(from_choices(&[("board", "19"), ("win", "renju")]).is_err());
+        assert_eq!(from_choices(&[("board", "19")]).map(|g| g.size()).ok(), Some(19));
+        assert!(from_choices(&[("board", "30")]).is_err());
+        let axes = option_axes();
+        assert_eq!(axes[0].choices[axes[0].default].id, "15");
+    }
+}

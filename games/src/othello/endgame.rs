@@ -1,0 +1,313 @@
+//! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
+//!
+//! Three tiers, as in Edax: with many empties, principal-variation search with fastest-first ordering (the
+//! opponent's weighted mobility after the move) and a transposition table; with fewer, the same without the table;
+//! with the last few, no move generation at all: the empties are tried in parity order (odd quadrants first), and
+//! the last empty is scored by counting flips alone. Scores are final disc margins (empties to the winner) from the
+//! view of the side to move, negated for anti-Othello.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::bitboard::{flips, frontier_empties, moves, stable};
+
+/// Empties at or below which the parity-ordered search without move generation takes over.
+const SHALLOW: u32 = 6;
+
+/// Empties from which results are kept in the solver's transposition table.
+const TABLE_MIN: u32 = 8;
+
+/// More than any score.
+const INF: i32 = 100;
+
+/// The four quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [0x0F0F_0F0F, 0xF0F0_F0F0, 0x0F0F_0F0F << 32, 0xF0F0_F0F0 << 32];
+
+/// The corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The exact endgame solver with its own transposition table (lock-free, so a shared `&Solver` can store).
+pub struct Solver {
+    /// Entries of two words: `key ^ data` and `data`, so a torn write is detected as a miss.
+    table: Vec<[AtomicU64; 2]>,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver").field("entries", &self.table.len()).finish()
+    }
+}
+
+/// Bounds on a position's value as stored in the table.
+#[derive(Clone, Copy)]
+struct Bounds {
+    lower: i32,
+    upper: i32,
+    best: Option<usize>,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn key_of(p: u64, o: u64) -> u64 {
+    mix(p ^ mix(o ^ 0x9E37_79B9_7F4A_7C15))
+}
+
+/// The final score with the empties going to the winner, from the view of the owner of `p`.
+#[inline]
+fn final_score(p: u64, o: u64, anti: bool) -> i32 {
+    let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
+    let diff = pc - oc;
+    let empties = 64 - pc - oc;
+    let most = if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    };
+    if anti { -most } else { most }
+}
+
+/// Per-call state: the goal and the node count.
+struct Context {
+    anti: bool,
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver whose table holds `2^bits` entries (16 bytes each).
+    #[must_use]
+    pub fn new(bits: u32) -> Solver {
+        Solver { table: (0..1usize << bits).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
+    }
+
+    /// Forgets the stored results.
+    pub fn clear(&self) {
+        for slot in &self.table {
+            slot[0].store(0, Ordering::Relaxed);
+            slot[1].store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The exact value of the position with `p` to move against `o` (fail-soft within `alpha..beta`): the final
+    /// disc margin under perfect play, negated for anti-Othello. Adds the nodes visited to `nodes`.
+    pub fn solve(&self, p: u64, o: u64, alpha: i32, beta: i32, anti: bool, nodes: &mut u64) -> i32 {
+        let mut ctx = Context { anti, nodes: 0 };
+        let alpha = alpha.clamp(-INF, INF);
+        let beta = beta.clamp(-INF, INF);
+        let value = self.search(&mut ctx, p, o, alpha, beta, false);
+        *nodes += ctx.nodes;
+        value
+    }
+
+    fn probe(&self, key: u64) -> Option<Bounds> {
+        let slot = &self.table[key as usize & (self.table.len() - 1)];
+        let data = slot[1].load(Ordering::Relaxed);
+        if slot[0].load(Ordering::Relaxed) ^ data != key || data == 0 {
+            return None;
+        }
+        let lower = i32::from((data & 0xFF) as u8 as i8);
+        let upper = i32::from(((data >> 8) & 0xFF) as u8 as i8);
+        let best = ((data >> 16) & 0xFF) as usize;
+        Some(Bounds { lower, upper, best: (best < 64).then_some(best) })
+    }
+
+    fn store(&self, key: u64, bounds: Bounds) {
+        // A second search of the same position (another window) narrows what is known.
+        let bounds = match self.probe(key) {
+            Some(old) if old.lower.max(bounds.lower) <= old.upper.min(bounds.upper) => Bounds {
+                lower: old.lower.max(bounds.lower),
+                upper: old.upper.min(bounds.upper),
+                best: bounds.best.or(old.best),
+            },
+            _ => bounds,
+        };
+        let slot = &self.table[key as usize & (self.table.len() - 1)];
+        let best = bounds.best.map_or(0xFF, |b| b as u64);
+        // Bit 24 marks a used entry, so that data is never zero.
+        let data =
+            u64::from(bounds.lower as i8 as u8) | u64::from(bounds.upper as i8 as u8) << 8 | best << 16 | 1 << 24;
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
+    fn search(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        let empty = !(p | o);
+        let n = empty.count_ones();
+        if n <= SHALLOW {
+            return self.shallow(ctx, p, o, alpha, beta, passed);
+        }
+        ctx.nodes += 1;
+        let legal = moves(p, o);
+        if legal == 0 {
+            if passed {
+                return final_score(p, o, ctx.anti);
+            }
+            return -self.search(ctx, o, p, -beta, -alpha, true);
+        }
+
+        // The table: a stored bound may settle the node; its best move goes first.
+        let use_table = n >= TABLE_MIN;
+        let key = if use_table { key_of(p, o) } else { 0 };
+        let mut table_move = None;
+        if use_table && let Some(b) = self.probe(key) {
+            if b.lower >= beta {
+                return b.lower;
+            }
+            if b.upper <= alpha || b.lower == b.upper {
+                return b.upper;
+            }
+            table_move = b.best;
+            alpha = alpha.max(b.lower);
+            beta = beta.min(b.upper);
+        }
+
+        // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
+        let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
+        if alpha >= 64 - 2 * keeper.count_ones() as i32 {
+            let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+
+        // Order: table move, then fastest first (the opponent's weighted mobility), parity as a tie-break.
+        let parity = odd_quadrants(empty);
+        let mut list = [(0usize, 0u64, 0i32); 32];
+        let mut count = 0;
+        let mut rest = legal;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let reply = moves(np, no);
+            let score = if Some(sq) == table_move {
+                1 << 30
+            } else {
+                -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
+                    - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
+                    + corner_stability(no) * 64
+                    + if parity & (1 << sq) != 0 { 8 } else { 0 }
+            };
+            list[count] = (sq, f, score);
+            count += 1;
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..count {
+            // Selection sort on the fly: most nodes cut off after a move or two.
+            let pick = (i..count).max_by_key(|&j| list[j].2).unwrap_or(i);
+            list.swap(i, pick);
+            let (sq, f, _) = list[i];
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let value = if i == 0 {
+                -self.search(ctx, np, no, -beta, -alpha, false)
+            } else {
+                let probe = -self.search(ctx, np, no, -alpha - 1, -alpha, false);
+                if probe > alpha && probe < beta { -self.search(ctx, np, no, -beta, -alpha, false) } else { probe }
+            };
+            if value > best {
+                best = value;
+                best_move = Some(sq);
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_table {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best > original_alpha {
+                (best, best)
+            } else {
+                (-64, best)
+            };
+            self.store(key, Bounds { lower, upper, best: best_move });
+        }
+        best
+    }
+
+    /// The last few empties: no move generation, empties in odd quadrants first.
+    fn shallow(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        let empty = !(p | o);
+        if empty.count_ones() <= 1 {
+            return if empty == 0 {
+                final_score(p, o, ctx.anti)
+            } else {
+                self.last(ctx, p, o, empty.trailing_zeros() as usize)
+            };
+        }
+        ctx.nodes += 1;
+        let odd = odd_quadrants(empty);
+        let mut best = -INF;
+        for group in [empty & odd, empty & !odd] {
+            let mut rest = group;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let value = -self.shallow(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if passed {
+                return final_score(p, o, ctx.anti);
+            }
+            return -self.shallow(ctx, o, p, -beta, -alpha, true);
+        }
+        best
+    }
+
+    /// The last empty square `sq`: whoever can, plays it; the result needs no search.
+    fn last(&self, ctx: &mut Context, p: u64, o: u64, sq: usize) -> i32 {
+        ctx.nodes += 1;
+        let bit = 1u64 << sq;
+        let f = flips(p, o, sq);
+        if f != 0 {
+            return final_score(p | f | bit, o ^ f, ctx.anti);
+        }
+        let f = flips(o, p, sq);
+        if f != 0 {
+            return final_score(p ^ f, o | f | bit, ctx.anti);
+        }
+        final_score(p, o, ctx.anti)
+    }
+}
+
+/// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
+#[inline]
+fn corner_stability(p: u64) -> i32 {
+    let next_to_corners = ((0x0100_0000_0000_0001 & p) << 1)
+        | ((0x8000_0000_0000_0080 & p) >> 1)
+        | ((0x0000_0000_0000_0081 & p) << 8)
+        | ((0x8100_0000_0000_0000 & p) >> 8);
+    ((next_to_corners | CORNERS) & p).count_ones() as i32
+}
+
+/// The empties lying in quadrants with an odd number of empties.
+#[inline]
+fn odd_quadrants(empty: u64) -> u64 {
+    QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0, |m, q| m | q)
+}

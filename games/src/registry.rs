@@ -1,0 +1,221 @@
+//! The catalogue of games and rule sets, and the one place that turns a choice of game, rule set and board size
+//! into rules. Front ends list what is here and never name a game's types.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{BoardGame, OptionAxis, RuleSet};
+use crate::gomoku::{self, Gomoku};
+use crate::othello::{self, Othello};
+use crate::session::{Match, Session};
+
+/// A game Tabula plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    /// Five in a row.
+    Gomoku,
+    /// Othello / Reversi.
+    Othello,
+}
+
+impl GameKind {
+    /// Every game, in menu order.
+    pub const ALL: [GameKind; 2] = [GameKind::Gomoku, GameKind::Othello];
+
+    /// The stable identifier (`gomoku`, `othello`).
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            GameKind::Gomoku => "gomoku",
+            GameKind::Othello => "othello",
+        }
+    }
+
+    /// The game with this identifier (case-insensitive).
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|g| g.id().eq_ignore_ascii_case(id.trim()))
+    }
+
+    /// The name shown to players.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Gomoku => "Gomoku",
+            GameKind::Othello => "Othello",
+        }
+    }
+
+    /// One line about the game, for its card on the home screen.
+    #[must_use]
+    pub fn tagline(self) -> &'static str {
+        match self {
+            GameKind::Gomoku => "Get five stones in a row before your opponent does.",
+            GameKind::Othello => "Outflank and flip discs; the most discs at the end wins.",
+        }
+    }
+
+    /// The option axes the game declares.
+    #[must_use]
+    pub fn axes(self) -> Vec<OptionAxis> {
+        match self {
+            GameKind::Gomoku => gomoku::variants::option_axes(),
+            GameKind::Othello => othello::variants::axes(),
+        }
+    }
+
+    /// The named rule sets, the default first.
+    #[must_use]
+    pub fn rule_sets(self) -> Vec<RuleSet> {
+        match self {
+            GameKind::Gomoku => gomoku::variants::rule_sets(),
+            GameKind::Othello => othello::variants::rule_sets(),
+        }
+    }
+
+    /// The rule set with this id or name (case-insensitive).
+    #[must_use]
+    pub fn rule_set(self, name: &str) -> Option<RuleSet> {
+        let name = name.trim();
+        let name = if self == GameKind::Gomoku && name.eq_ignore_ascii_case("standard") { "exact-five" } else { name };
+        self.rule_sets().into_iter().find(|s| s.id.eq_ignore_ascii_case(name) || s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The board sizes a rule set allows; a single entry when the rule set fixes the size.
+    #[must_use]
+    pub fn board_sizes(self, rule_set: &str) -> Vec<usize> {
+        let Some(set) = self.rule_set(rule_set) else { return Vec::new() };
+        let fixed = set.choices.iter().find(|c| c.0 == "board").and_then(|c| c.1.parse().ok());
+        match self {
+            GameKind::Gomoku if set.choices.contains(&("win", "renju")) => vec![gomoku::rules::DEFAULT_SIZE],
+            GameKind::Gomoku => (gomoku::rules::MIN_SIZE..=gomoku::rules::MAX_SIZE).collect(),
+            GameKind::Othello => vec![fixed.unwrap_or(8)],
+        }
+    }
+}
+
+/// A game to set up: which game, which rule set, and a board size where the rule set leaves it open.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSpec {
+    /// The game.
+    pub game: GameKind,
+    /// The rule set's id.
+    pub rule_set: String,
+    /// The board size, if not the rule set's default.
+    #[serde(default)]
+    pub board_size: Option<usize>,
+}
+
+/// Something to do with the rules of whichever game a [`MatchSpec`] names, generic over the game type, so
+/// generic code (the arena, benchmarks, sessions) runs for every game without naming one.
+pub trait GameVisitor {
+    /// What the visit produces.
+    type Output;
+    /// Runs with the game's rules.
+    fn visit<G: BoardGame>(self, game: G) -> Self::Output;
+}
+
+impl MatchSpec {
+    /// The default rule set of a game at its default size.
+    #[must_use]
+    pub fn default_for(game: GameKind) -> MatchSpec {
+        let rule_set = game.rule_sets().first().map_or_else(String::new, |s| s.id.to_string());
+        MatchSpec { game, rule_set, board_size: None }
+    }
+
+    /// Builds the rules and hands them to `visitor`; an unknown rule set or a size the rule set does not allow is
+    /// an error saying so.
+    pub fn visit<V: GameVisitor>(&self, visitor: V) -> Result<V::Output, String> {
+        let set = self.game.rule_set(&self.rule_set).ok_or_else(|| {
+            let known: Vec<&str> = self.game.rule_sets().iter().map(|s| s.id).collect();
+            format!("unknown {} rule set `{}` (known: {})", self.game.name(), self.rule_set, known.join(", "))
+        })?;
+        if let Some(size) = self.board_size
+            && !self.game.board_sizes(set.id).contains(&size)
+        {
+            return Err(format!("{} is not played on a {size}x{size} board", set.name));
+        }
+        let size_text = self.board_size.map(|s| s.to_string());
+        let mut choices = set.choices.clone();
+        if let Some(size) = &size_text {
+            choices.retain(|c| c.0 != "board");
+            choices.push(("board", size.as_str()));
+        }
+        match self.game {
+            GameKind::Gomoku => {
+                let game: Gomoku = gomoku::variants::from_choices(&choices).map_err(|e| e.to_string())?;
+                Ok(visitor.visit(game))
+            }
+            GameKind::Othello => Ok(visitor.visit(Othello::from_choices(&choices)?)),
+        }
+    }
+
+    /// The rule set's display name.
+    #[must_use]
+    pub fn rule_set_name(&self) -> String {
+        self.game.rule_set(&self.rule_set).map_or_else(|| self.rule_set.clone(), |s| s.name.to_string())
+    }
+}
+
+struct NewMatch;
+
+impl GameVisitor for NewMatch {
+    type Output = Box<dyn Match>;
+    fn visit<G: BoardGame>(self, game: G) -> Box<dyn Match> {
+        Box::new(Session::new(game))
+    }
+}
+
+/// A new game for `spec`, behind the game-independent [`Match`] interface.
+pub fn new_match(spec: &MatchSpec) -> Result<Box<dyn Match>, String> {
+    spec.visit(NewMatch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_set_builds_a_match() {
+        for game in GameKind::ALL {
+            assert!(!game.rule_sets().is_empty());
+            for set in game.rule_sets() {
+                let spec = MatchSpec { game, rule_set: set.id.to_string(), board_size: None };
+                let m = new_match(&spec).unwrap_or_else(|e| panic!("{}: {e}", set.id));
+                assert_eq!(m.ply(), 0);
+                let sizes = game.board_sizes(set.id);
+                assert!(sizes.contains(&m.board_size().0), "{}: {:?} vs {sizes:?}", set.id, m.board_size());
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_and_names_are_checked() {
+        let renju = MatchSpec { game: GameKind::Gomoku, rule_set: "renju".into(), board_size: Some(19) };
+        assert!(new_match(&renju).err().is_some_and(|e| e.contains("19x19")));
+        let free19 = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: Some(19) };
+        assert_eq!(new_match(&free19).map(|m| m.board_size()).ok(), Some((19, 19)));
+        let unknown = MatchSpec { game: GameKind::Othello, rule_set: "chess".into(), board_size: None };
+        assert!(new_match(&unknown).err().is_some_and(|e| e.contains("chess") && e.contains("anti-othello")));
+        assert_eq!(GameKind::Gomoku.rule_set("standard").map(|s| s.id), Some("exact-five"));
+        assert_eq!(GameKind::from_id("Othello"), Some(GameKind::Othello));
+        assert_eq!(GameKind::Othello.board_sizes("grand-othello"), vec![10]);
+    }
+
+    #[test]
+    fn a_match_plays_undoes_and_redoes() {
+        let mut m = new_match(&MatchSpec::default_for(GameKind::Othello)).expect("othello");
+        let before = m.current();
+        assert_eq!(before.counts, [2, 2]);
+        assert!(m.play_cell(crate::Cell::new(0, 0)).is_err(), "a corner flips nothing at the start");
+        assert_eq!(m.current(), before, "an illegal move changes nothing");
+        let report = m.play_notation("f5").expect("f5 is legal");
+        assert_eq!(report.flipped.len(), 1);
+        assert_eq!(m.current().counts, [4, 1]);
+        assert!(m.undo());
+        assert_eq!(m.current(), before);
+        assert!(m.redo());
+        assert_eq!(m.move_list(), ["f5"]);
+        assert_eq!(m.snapshot(0), before);
+    }
+}

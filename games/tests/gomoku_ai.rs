@@ -1,0 +1,105 @@
+//! AI sanity: the searcher with the Gomoku evaluator wins in one, blocks fours and open threes, answers within a
+//! second at the hardest level, and beats a random mover under every rule.
+
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tabula_core::{Game, GameResult, Level, Levels, Limits, Player, SearchOptions, Searcher};
+use tabula_games::gomoku::notation::parse_moves;
+use tabula_games::gomoku::patterns::Pattern;
+use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule, color_of};
+
+const CONFIG: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../config/default.toml"));
+
+fn expert() -> Level {
+    Levels::parse(CONFIG, "default.toml").expect("config").hardest().expect("a level").clone()
+}
+
+fn best(game: &Gomoku, state: &GomokuState, level: &Level) -> (Move, Duration) {
+    let mut searcher = Searcher::new(game, 16);
+    let result = searcher.search(game, &GomokuEvaluator, state, &level.limits(), &level.options(1), &mut |_| {});
+    (result.best_move.expect("a move"), result.elapsed)
+}
+
+fn position(game: &Gomoku, moves: &str) -> GomokuState {
+    parse_moves(game, moves).expect("valid moves").1
+}
+
+#[test]
+fn takes_a_win_in_one_under_every_rule() {
+    let level = expert();
+    for rule in WinRule::ALL {
+        let game = Gomoku::new(15, rule).expect("rules");
+        // Black has a four h8..h11 (closed at h7 by White); White threatens too.
+        let state = position(&game, "h8 h7 h9 i9 h10 j10 h11 k11");
+        let (mv, _) = best(&game, &state, &level);
+        assert_eq!(game.format_move(mv), "h12", "{rule:?}");
+    }
+}
+
+#[test]
+fn blocks_a_four_and_an_open_three() {
+    let level = expert();
+    for rule in WinRule::ALL {
+        let game = Gomoku::new(15, rule).expect("rules");
+        // White to move; Black has a closed four h8..h11 (h7 is White's).
+        let state = position(&game, "h8 h7 h9 a1 h10 a3 h11");
+        let (mv, _) = best(&game, &state, &level);
+        assert_eq!(game.format_move(mv), "h12", "{rule:?} blocks the four");
+        // White to move; Black has an open three g8 h8 i8.
+        let mut state = position(&game, "h8 a1 g8 a3 i8");
+        let (mv, _) = best(&game, &state, &level);
+        game.make(&mut state, mv);
+        let black = color_of(Player::First);
+        let open_four_left = game.points().iter().any(|&p| {
+            let p = usize::from(p);
+            state.board().cells[p] == 0 && game.patterns(state.board(), p, black).contains(&Pattern::OpenFour)
+        });
+        assert!(!open_four_left, "{rule:?}: {} leaves Black an open four", game.format_move(mv));
+    }
+}
+
+#[test]
+fn expert_answers_within_a_second_on_15x15() {
+    let level = expert();
+    for rule in WinRule::ALL {
+        let game = Gomoku::new(15, rule).expect("rules");
+        let state = position(&game, "h8 i9 h10 i8 j9 g7 h6 h9");
+        let (_, elapsed) = best(&game, &state, &level);
+        assert!(elapsed < Duration::from_millis(1100), "{rule:?}: {elapsed:?}");
+    }
+}
+
+fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut StdRng) -> Move {
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    moves[rng.random_range(0..moves.len())]
+}
+
+#[test]
+fn beats_a_random_mover_under_every_rule() {
+    let level = Level { time_ms: Some(200), ..Level::custom(4) };
+    let mut rng = StdRng::seed_from_u64(7);
+    for rule in WinRule::ALL {
+        let game = Gomoku::new(15, rule).expect("rules");
+        for ai in Player::BOTH {
+            let mut state = game.initial_state();
+            let mut searcher = Searcher::new(&game, 16);
+            while game.outcome(&state).is_none() {
+                let mv = if game.side_to_move(&state) == ai {
+                    let limits = Limits { time: Some(Duration::from_millis(200)), ..level.limits() };
+                    searcher
+                        .search(&game, &GomokuEvaluator, &state, &limits, &SearchOptions::default(), &mut |_| {})
+                        .best_move
+                        .expect("a move")
+                } else {
+                    random_move(&game, &state, &mut rng)
+                };
+                game.make(&mut state, mv);
+            }
+            let result = game.outcome(&state).map(|o| o.result);
+            assert_eq!(result, Some(GameResult::Win(ai)), "{rule:?}, AI plays {ai:?}");
+        }
+    }
+}

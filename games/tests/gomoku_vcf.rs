@@ -1,0 +1,72 @@
+//! The VCF solver against the shared puzzles, plus hand-made checks of its rules.
+
+use tabula_core::Player;
+use tabula_games::gomoku::datasets::VcfPuzzle;
+use tabula_games::gomoku::vcf::VcfSolver;
+use tabula_games::gomoku::{Gomoku, WinRule};
+
+const PUZZLES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/vcf-puzzles.tsv"));
+
+#[test]
+fn every_puzzle_is_solved_with_its_length_and_first_move() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (i, line) in PUZZLES.lines().enumerate() {
+        let puzzle = VcfPuzzle::parse(line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+        let Some(puzzle) = puzzle else { continue };
+        count += 1;
+        let check = puzzle.check();
+        match check.verdict {
+            Err(diff) => failures.push(format!("{}: {diff}", puzzle.id)),
+            Ok(_) if check.seconds > 1.0 => failures.push(format!("{}: took {:.2} s", puzzle.id, check.seconds)),
+            Ok(_) => {}
+        }
+    }
+    assert!(count >= 30, "only {count} puzzles read");
+    assert!(failures.is_empty(), "{} of {count} failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn open_three_is_a_two_move_win_and_quiet_positions_have_none() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let state = game.setup(&[(5, 7), (6, 7), (7, 7)], &[(0, 0), (0, 2), (0, 4)], Player::First).expect("position");
+    let win = VcfSolver::new(&game).solve(&state, 5, true).expect("a VCF");
+    // An open four, then the five.
+    assert_eq!(win.length, 2);
+    let firsts: Vec<_> = win.first_moves.iter().map(|&m| game.xy(m)).collect();
+    assert!(firsts.contains(&(4, 7)) && firsts.contains(&(8, 7)), "{firsts:?}");
+    let quiet = game.setup(&[(7, 7)], &[(8, 8)], Player::First).expect("position");
+    assert!(VcfSolver::new(&game).solve(&quiet, 6, false).is_none());
+}
+
+#[test]
+fn white_wins_by_forcing_black_onto_a_forbidden_point() {
+    let game = Gomoku::new(15, WinRule::Renju).expect("rules");
+    // Black stones 2,7 3,7 5,7 6,7 7,7 make 4,7 an overline point; White's four 4,3..4,6 (closed by Black's 4,2)
+    // can only be blocked there.
+    let black = [(2, 7), (3, 7), (5, 7), (6, 7), (7, 7), (4, 2), (12, 0)];
+    let white = [(4, 3), (4, 4), (4, 5), (0, 14), (2, 14), (4, 14), (6, 14)];
+    let state = game.setup(&black, &white, Player::Second).expect("position");
+    let win = VcfSolver::new(&game).solve(&state, 3, true).expect("a VCF");
+    assert_eq!(win.length, 1, "{win:?}");
+    assert_eq!(win.first_moves, vec![game.move_xy(4, 6).expect("on board")]);
+}
+
+#[test]
+fn caro_four_is_also_stopped_by_closing_its_far_end() {
+    let black = [(4, 7), (5, 7), (6, 7)];
+    let white = [(2, 7), (0, 14), (14, 14)];
+    let free = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let state = free.setup(&black, &white, Player::First).expect("position");
+    assert_eq!(VcfSolver::new(&free).solve(&state, 4, false).map(|w| w.length), Some(2));
+    let caro = Gomoku::new(15, WinRule::Caro).expect("rules");
+    let state = caro.setup(&black, &white, Player::First).expect("position");
+    assert_eq!(VcfSolver::new(&caro).solve(&state, 4, false), None, "O.XXXX. is not an open four in Caro");
+    // A closed four X at 3..6 (O at 2): the defender may take the five point or the point past it.
+    let four = caro.setup(&[(3, 7), (4, 7), (5, 7), (6, 7)], &white, Player::Second).expect("position");
+    let five_point = caro.move_xy(7, 7).expect("on board").index();
+    let mut defences = caro.five_defences(four.board(), 1, &[five_point]);
+    defences.sort_unstable();
+    let expected = [(7, 7), (8, 7)].map(|(x, y)| caro.move_xy(x, y).expect("on board").index());
+    assert_eq!(defences, expected);
+}

@@ -1,0 +1,138 @@
+//! The Othello exact solver and AI: FFO #40, a differential test against plain minimax, and play against a random
+//! mover.
+
+use tabula_core::{Game, Limits, Player, SearchOptions, Searcher};
+use tabula_games::BoardGame;
+use tabula_games::othello::endgame::Solver;
+use tabula_games::othello::{Othello, Position, notation};
+
+fn exact() -> SearchOptions {
+    SearchOptions { exact: true, ..SearchOptions::default() }
+}
+
+/// Plain exact minimax through the Game trait: the final margin for the side to move under perfect play.
+fn minimax(game: &Othello, state: &mut Position) -> i32 {
+    if let Some(outcome) = game.outcome(state) {
+        return outcome.signed_margin(game.side_to_move(state));
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let undo = game.make(state, mv);
+            let v = -minimax(game, state);
+            game.unmake(state, mv, undo);
+            v
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A position reached by random play with `empties` empty squares left (or the game's end, if sooner).
+fn random_position(game: &Othello, mut seed: u64, empties: u32) -> Position {
+    let mut state = game.initial_state();
+    let mut moves = Vec::new();
+    while game.empties(&state) > empties && game.outcome(&state).is_none() {
+        moves.clear();
+        game.legal_moves(&state, &mut moves);
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        game.make(&mut state, moves[(seed >> 33) as usize % moves.len()]);
+    }
+    state
+}
+
+#[test]
+fn ffo_40_is_a2_plus_38() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/ffo-40-59.obf");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    let line = text.lines().find(|l| !l.starts_with('%')).expect("a position");
+    let (board, answer) = line.split_once(';').expect("board; answers");
+    assert_eq!(answer.trim(), "A2:+38;");
+    let game = Othello::default();
+    let pos = notation::parse_board(&game, board).expect("valid board");
+    let mut searcher = Searcher::new(&game, 16);
+    let result = searcher.search(&game, &game.evaluator(true), &pos, &Limits::default(), &exact(), &mut |_| {});
+    assert_eq!(result.score, 38);
+    assert_eq!(result.best_move.map(|m| game.format_move(m)).as_deref(), Some("a2"));
+    assert!(result.proven);
+}
+
+#[test]
+fn exact_search_and_solver_agree_with_plain_minimax() {
+    for set in ["othello", "anti-othello", "othello-6x6"] {
+        let game = Othello::from_rule_set(set).expect("rule set");
+        for seed in 0..40u64 {
+            let empties = 1 + (seed % 10) as u32;
+            let pos = random_position(&game, seed * 7919 + 1, empties);
+            let truth = minimax(&game, &mut pos.clone());
+            // The searcher with the fast path, and without it (the generic exact search all the way).
+            for eval in [game.evaluator(true), game.evaluator(true).with_solver_empties(0)] {
+                let mut searcher = Searcher::new(&game, 4);
+                let result = searcher.search(&game, &eval, &pos, &Limits::default(), &exact(), &mut |_| {});
+                assert_eq!(result.score, truth, "{set} seed {seed}: {}", notation::format_board(&game, &pos));
+            }
+            if game.is_8x8() {
+                // The solver alone, in narrow windows too (fail-soft bounds must hold).
+                let anti = set == "anti-othello";
+                let solver = Solver::new(10);
+                let (p, o) = (pos.player() as u64, pos.opponent() as u64);
+                let mut nodes = 0;
+                assert_eq!(solver.solve(p, o, -64, 64, anti, &mut nodes), truth);
+                for window in [(truth - 2, truth - 1), (truth + 1, truth + 2), (truth - 1, truth + 1)] {
+                    let v = solver.solve(p, o, window.0, window.1, anti, &mut nodes);
+                    if truth <= window.0 {
+                        assert!(v <= window.0 && v >= truth, "fail low {v} {truth}");
+                    } else if truth >= window.1 {
+                        assert!(v >= window.1 && v <= truth, "fail high {v} {truth}");
+                    } else {
+                        assert_eq!(v, truth);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Plays a game between the searcher at `depth` (as `ai`) and a seeded random mover; returns the AI's margin.
+fn ai_versus_random(game: &Othello, ai: Player, depth: u32, mut seed: u64) -> i32 {
+    let evaluator = game.evaluator(false);
+    let mut searcher = Searcher::new(game, 4);
+    let mut state = game.initial_state();
+    let mut moves = Vec::new();
+    while game.outcome(&state).is_none() {
+        let mv = if game.side_to_move(&state) == ai {
+            let r = searcher.search(
+                game,
+                &evaluator,
+                &state,
+                &Limits::depth(depth),
+                &SearchOptions::default(),
+                &mut |_| {},
+            );
+            r.best_move.expect("a live position has a move")
+        } else {
+            moves.clear();
+            game.legal_moves(&state, &mut moves);
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            moves[(seed >> 33) as usize % moves.len()]
+        };
+        game.make(&mut state, mv);
+    }
+    game.outcome(&state).map_or(0, |o| o.signed_margin(ai))
+}
+
+#[test]
+fn the_ai_beats_a_random_mover() {
+    for (set, games) in [("othello", 10), ("othello-6x6", 6), ("grand-othello", 2), ("reversi", 4), ("anti-othello", 4)]
+    {
+        let game = Othello::from_rule_set(set).expect("rule set");
+        let wins = (0..games)
+            .filter(|&i| {
+                let ai = if i % 2 == 0 { Player::First } else { Player::Second };
+                ai_versus_random(&game, ai, 3, i as u64 + 1) > 0
+            })
+            .count();
+        assert!(wins * 10 >= games * 8, "{set}: the AI won only {wins} of {games}");
+    }
+}
