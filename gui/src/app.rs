@@ -9,7 +9,6 @@ use tabula_core::{GameResult, Level, Levels};
 use tabula_games::Snapshot;
 
 use crate::ai_task::{self, Finished, Purpose, Request};
-use crate::registry::{self, GameKind};
 use crate::save_file::{MatchFactory, SavedGame};
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
@@ -21,6 +20,7 @@ use crate::setup::LevelChoice;
 use crate::stats::{self, Statistics};
 use crate::storage::{self, Paths};
 use crate::theme::iced_theme;
+use tabula_games::registry::{self, GameKind};
 
 /// Where a navigation goes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,10 +4,10 @@ use tabula_core::Player;
 use tabula_games::Cell;
 
 use crate::app::{AiRunner, App, Message, Route, Screen};
-use crate::registry::GameKind;
 use crate::screen::{play, settings as settings_screen};
 use crate::storage::test_dir::TempDir;
 use crate::test_game;
+use tabula_games::registry::GameKind;
 
 fn app(dir: &TempDir) -> App {
     let mut app =
@@ -142,7 +142,7 @@ fn save_and_load_round_trip_and_a_malformed_file_changes_nothing() {
     let saved = app.play().expect("game").game.move_list();
 
     let bad = dir.path().join("bad.toml");
-    std::fs::write(&bad, "format = 1\ngame = \"othello\"\nrule_set = \"standard\"\nmoves = [\"a1\", \"a1\"]\n[black]\nplayer = \"human\"\n[white]\nplayer = \"human\"\n").expect("write");
+    std::fs::write(&bad, "format = 1\ngame = \"othello\"\nrule_set = \"othello\"\nmoves = [\"a1\", \"a1\"]\n[black]\nplayer = \"human\"\n[white]\nplayer = \"human\"\n").expect("write");
     click(&mut app, 2, 2);
     answer(&mut app);
     let before = app.play().expect("game").game.move_list();
@@ -194,4 +194,70 @@ fn a_settings_change_cancels_the_search_and_its_answer_is_dropped() {
     assert!(app.settings().move_numbers);
     let saved = std::fs::read_to_string(dir.paths().settings()).expect("settings saved");
     assert!(saved.contains("move_numbers = true"), "{saved}");
+}
+
+fn othello_app(dir: &TempDir) -> App {
+    let mut app = App::new(
+        dir.paths(),
+        tabula_games::config::default_levels(),
+        tabula_games::registry::new_match,
+        AiRunner::Queued(Vec::new()),
+    );
+    let _ = app.update(Message::Settings(settings_screen::Msg::Pace(0)));
+    app
+}
+
+#[test]
+fn othello_against_the_computer_plays_answers_flips_and_undoes() {
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    assert_eq!(app.form().game, GameKind::Othello);
+    let _ = app.update(Message::StartGame);
+    assert_eq!(app.screen(), Screen::Play);
+    click(&mut app, 0, 0);
+    assert_eq!(ply(&app), 0, "a1 flips nothing");
+    assert!(app.play().expect("game").status.is_some());
+    click(&mut app, 5, 4);
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5"]);
+    assert!(app.play().expect("game").animation.is_some(), "the flipped disc turns over");
+    assert_eq!(answer(&mut app), 1);
+    assert_eq!(ply(&app), 2, "the computer answered");
+    let snapshot = app.play().expect("game").game.current();
+    assert_eq!(snapshot.counts.iter().sum::<usize>(), 6);
+    let _ = app.update(Message::Play(play::Msg::Undo));
+    assert_eq!(ply(&app), 0);
+    let _ = app.update(Message::Play(play::Msg::Hint));
+    assert_eq!(answer(&mut app), 1);
+    let play = app.play().expect("game");
+    assert!(play.hint.is_some(), "the hint marks a move");
+    assert_eq!(play.game.ply(), 0, "a hint plays nothing");
+}
+
+#[test]
+fn comparing_rule_sets_shows_where_an_overline_stops_winning() {
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Gomoku)));
+    let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
+    let _ = app.update(Message::StartGame);
+    // Black fills a6 b6 c6 e6 f6, then g6 ... a line of six through d6 after the last move.
+    let black = [(0, 9), (1, 9), (2, 9), (4, 9), (5, 9), (3, 9)];
+    let white = [(0, 0), (2, 0), (4, 0), (6, 0), (8, 0)];
+    for i in 0..black.len() {
+        click(&mut app, black[i].0, black[i].1);
+        if i < white.len() {
+            click(&mut app, white[i].0, white[i].1);
+        }
+    }
+    let _ = app.update(Message::Go(Route::Compare));
+    for id in ["freestyle", "exact-five"] {
+        let _ = app.update(Message::Compare(crate::screen::compare::Msg::Toggle(id.into(), true)));
+    }
+    let _ = app.update(Message::Compare(crate::screen::compare::Msg::Replay));
+    let replays = &app.comparison().replays;
+    assert!(replays.len() >= 2, "{replays:?}");
+    let results: Vec<_> = replays.iter().map(|r| (r.rule_set.as_str(), r.result)).collect();
+    assert!(results.iter().any(|(_, r)| *r == Some(tabula_core::GameResult::Win(Player::First))), "{results:?}");
+    assert!(results.iter().any(|(_, r)| r.is_none()), "an overline does not win everywhere: {results:?}");
 }

@@ -4,7 +4,6 @@ pub mod ai_task;
 pub mod animation;
 pub mod app;
 pub mod board_canvas;
-pub mod registry;
 pub mod save_file;
 pub mod screen;
 pub mod settings;

@@ -18,8 +18,8 @@
 use serde::{Deserialize, Serialize};
 use tabula_games::Match;
 
-use crate::registry::{GameKind, MatchSpec};
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
+use tabula_games::registry::{GameKind, MatchSpec};
 
 /// The version written into new files.
 pub const FORMAT: u32 = 1;
@@ -110,17 +110,16 @@ impl SavedGame {
             )));
         }
         let game = record.game;
-        if !game.rule_sets().iter().any(|r| r.id == record.rule_set) {
+        let Some(rule_set) = game.rule_set(&record.rule_set) else {
             return Err(fail(format!("{} has no rule set `{}`", game.name(), record.rule_set)));
-        }
-        let sizes = game.board_sizes(&record.rule_set);
+        };
         if let Some(size) = record.board_size
-            && !sizes.contains(&size)
+            && !game.board_sizes(rule_set.id).contains(&size)
         {
-            return Err(fail(format!("board size {size} is not allowed for rule set `{}`", record.rule_set)));
+            return Err(fail(format!("board size {size} is not allowed for rule set `{}`", rule_set.id)));
         }
         let seats = [seat_of(&record.black, "black").map_err(fail)?, seat_of(&record.white, "white").map_err(fail)?];
-        let spec = MatchSpec { game, rule_set: record.rule_set, board_size: record.board_size };
+        let spec = MatchSpec { game, rule_set: rule_set.id.to_string(), board_size: record.board_size };
         let mut session = factory(&spec).map_err(fail)?;
         for (i, mv) in record.moves.iter().enumerate() {
             session.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;

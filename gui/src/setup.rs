@@ -4,7 +4,7 @@ use std::fmt;
 
 use tabula_core::{Level, Levels, Player};
 
-use crate::registry::MatchSpec;
+use tabula_games::registry::MatchSpec;
 
 /// The deepest search a Custom level may ask for.
 pub const MAX_CUSTOM_DEPTH: u32 = 16;

@@ -4,7 +4,7 @@
 use tabula_core::{Evaluator, Game, MoveParseError, Outcome, Player, Score};
 use tabula_games::{BoardGame, Cell, Marker, Match, MoveReport, Session};
 
-use crate::registry::MatchSpec;
+use tabula_games::registry::MatchSpec;
 
 /// Three in a row on 3x3.
 #[derive(Clone, Debug)]

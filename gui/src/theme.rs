@@ -3,8 +3,8 @@
 use iced::Color;
 use iced::Theme;
 
-use crate::registry::GameKind;
 use crate::settings::ThemeChoice;
+use tabula_games::registry::GameKind;
 
 /// The iced theme for a choice.
 #[must_use]

@@ -6,11 +6,11 @@ use iced::{Element, Fill, Length};
 use tabula_core::GameResult;
 
 use crate::app::{Message, Route};
-use crate::registry::{GameKind, MatchSpec};
 use crate::save_file::MatchFactory;
 use crate::screen::rules::choices_of;
 use crate::screen::widgets::{card, heading, page, segmented};
 use crate::setup::colour_name;
+use tabula_games::registry::{GameKind, MatchSpec};
 
 /// A change on the compare screen.
 #[derive(Clone, Debug, PartialEq, Eq)]

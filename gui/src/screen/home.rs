@@ -10,10 +10,10 @@ use tabula_games::{Cell, MoveReport, Snapshot};
 
 use crate::app::{Message, Route};
 use crate::board_canvas::BoardView;
-use crate::registry::GameKind;
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, menu_button};
 use crate::settings::Settings;
+use tabula_games::registry::GameKind;
 
 /// A picture of a game in progress for the game's card (a fixed, hand-set position).
 #[must_use]

@@ -8,9 +8,9 @@ use iced::{Element, Fill, Length};
 use tabula_core::{Levels, Player};
 
 use crate::app::{Message, Route};
-use crate::registry::{GameKind, MatchSpec};
 use crate::screen::widgets::{card, heading, page, segmented};
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat, colour_name};
+use tabula_games::registry::{GameKind, MatchSpec};
 
 /// What the form asks of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,7 +102,12 @@ impl Form {
     fn fit_board_size(&mut self) {
         let sizes = self.sizes();
         if !sizes.contains(&self.board_size) {
-            self.board_size = sizes.first().copied().unwrap_or(0);
+            let declared = self
+                .game
+                .rule_set(&self.rule_set)
+                .and_then(|r| r.choices.iter().find(|c| c.0 == "board").and_then(|c| c.1.parse().ok()))
+                .filter(|s| sizes.contains(s));
+            self.board_size = declared.or_else(|| sizes.first().copied()).unwrap_or(0);
         }
     }
 

@@ -15,11 +15,11 @@ use crate::ai_task::{Purpose, Thinking};
 use crate::animation::FlipAnimation;
 use crate::app::Message;
 use crate::board_canvas::{BoardOptions, BoardStyle, BoardView, Coordinates, StoneIcon};
-use crate::registry::GameKind;
 use crate::screen::widgets::{action, card_style};
 use crate::settings::Settings;
 use crate::setup::{GameSetup, Seat, colour_name};
 use crate::theme::board_palette;
+use tabula_games::registry::GameKind;
 
 /// What the play screen asks of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -290,7 +290,7 @@ impl Play {
 /// A cell in the game's notation (`f5`, `h8`).
 #[must_use]
 pub fn cell_name(cell: Cell, size: (usize, usize), game: GameKind) -> String {
-    let row = if rows_from_bottom(game) { size.1 - cell.y } else { cell.y + 1 };
+    let row = if rows_from_bottom(game) { size.1.saturating_sub(cell.y) } else { cell.y + 1 };
     format!("{}{row}", crate::board_canvas::column_letter(cell.x))
 }
 

@@ -10,10 +10,10 @@ use tabula_games::Snapshot;
 
 use crate::app::{Message, Route};
 use crate::board_canvas::BoardView;
-use crate::registry::GameKind;
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, heading, page, segmented};
 use crate::settings::Settings;
+use tabula_games::registry::GameKind;
 
 /// The rules screen's state: the game shown and its start diagram.
 pub struct Rules {

@@ -4,9 +4,9 @@ use iced::widget::{button, column, row, scrollable, text};
 use iced::{Element, Fill, Length};
 
 use crate::app::{Message, Route};
-use crate::registry::GameKind;
 use crate::screen::widgets::{card, heading, page};
 use crate::stats::Statistics;
+use tabula_games::registry::GameKind;
 
 fn cell<'a>(value: String, width: f32) -> Element<'a, Message> {
     text(value).size(15).width(Length::Fixed(width)).into()
