@@ -56,17 +56,21 @@ fi
 
 # Window-relative coordinates of the controls at the default window size (1180x820).
 shot() { sleep "${2:-1}"; DISPLAY="$display" import -window root "$out/$1.png"; echo "gui-smoke: $out/$1.png"; }
-click() { DISPLAY="$display" xdotool mousemove --window "$wid" "$1" "$2" click 1; }
+click() {
+    DISPLAY="$display" xdotool mousemove --window "$wid" "$1" "$2"
+    sleep 0.3
+    DISPLAY="$display" xdotool click 1
+}
 move() { DISPLAY="$display" xdotool mousemove --window "$wid" "$1" "$2"; }
 
 shot 1-home 1.5
-click "${PLAY_OTHELLO_X:-750}" "${PLAY_OTHELLO_Y:-560}"
+click "${PLAY_OTHELLO_X:-595}" "${PLAY_OTHELLO_Y:-641}"
 shot 2-new-game
-click "${START_X:-150}" "${START_Y:-600}"
+click "${START_X:-220}" "${START_Y:-527}"
 shot 3-play-start 1.5
-move "${MOVE_X:-420}" "${MOVE_Y:-330}"
+move "${MOVE_X:-543}" "${MOVE_Y:-451}"
 shot 4-play-hover 0.5
-click "${MOVE_X:-420}" "${MOVE_Y:-330}"
+click "${MOVE_X:-543}" "${MOVE_Y:-451}"
 shot 5-play-moved 0.15
 shot 6-play-answered 3
 if ! kill -0 "$app_pid" 2>/dev/null; then

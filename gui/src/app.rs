@@ -9,6 +9,7 @@ use tabula_core::{GameResult, Level, Levels};
 use tabula_games::Snapshot;
 
 use crate::ai_task::{self, Finished, Purpose, Request};
+use crate::exchange;
 use crate::save_file::{MatchFactory, SavedGame};
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
@@ -458,9 +459,11 @@ impl App {
             }
             return Task::none();
         }
+        let format = exchange::Format::of(&path);
         if panel.saving {
-            let text = SavedGame::of(&play.setup, play.game.as_ref()).to_toml();
-            match storage::write_atomic(&path, &text) {
+            let written = exchange::export(format, &play.setup, play.game.as_ref())
+                .and_then(|text| storage::write_atomic(&path, &text));
+            match written {
                 Ok(()) => {
                     play.file_panel = None;
                     play.status = Some(format!("Saved to {}", path.display()));
@@ -475,10 +478,10 @@ impl App {
         }
         let loaded = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            .and_then(|text| SavedGame::parse(&text, &path.display().to_string(), factory));
+            .and_then(|text| exchange::import(format, &text, &path.display().to_string(), factory));
         match loaded {
-            Ok((saved, game)) => {
-                let mut fresh = Play::new(saved.setup, game);
+            Ok((setup, game)) => {
+                let mut fresh = Play::new(setup, game);
                 fresh.status = Some(format!("Loaded {}", path.display()));
                 self.play = Some(fresh);
                 self.sync_play()
@@ -536,16 +539,17 @@ impl App {
             return Task::none();
         }
         play.thinking = None;
+        let side = play.game.to_move();
         match (finished.purpose, finished.analysis) {
             (Purpose::Move, Some(analysis)) => {
                 play.apply_computer_move(&analysis, &settings);
-                play.analysis = Some(analysis);
+                play.analysis = Some((side, analysis));
             }
             (Purpose::Move, None) => play.status = Some("The computer found no move.".into()),
             (Purpose::Hint, Some(analysis)) => {
                 play.hint = analysis.cell;
                 play.status = Some(format!("Hint: {}", analysis.notation));
-                play.analysis = Some(analysis);
+                play.analysis = Some((side, analysis));
             }
             (Purpose::Hint, None) => play.status = Some("No hint: there is nothing to play.".into()),
         }

@@ -85,7 +85,7 @@ impl Layout {
     /// The largest board of `size` cells that fits `bounds`, centred.
     #[must_use]
     pub fn fit(bounds: Size, size: (usize, usize), coordinates: bool) -> Layout {
-        let margin_cells = if coordinates { 0.85 } else { 0.3 };
+        let margin_cells = if coordinates { 0.62 } else { 0.3 };
         let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
         let cell = (bounds.width / (w + 2.0 * margin_cells)).min(bounds.height / (h + 2.0 * margin_cells)).max(1.0);
         let margin = cell * margin_cells;

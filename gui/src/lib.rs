@@ -4,6 +4,7 @@ pub mod ai_task;
 pub mod animation;
 pub mod app;
 pub mod board_canvas;
+pub mod exchange;
 pub mod save_file;
 pub mod screen;
 pub mod settings;

@@ -220,6 +220,11 @@ fn seat_view<'a>(form: &'a Form, levels: &'a Levels, player: Player) -> Element<
             ]
             .align_y(iced::Center),
         );
+        let level = form.levels[i].resolve(levels);
+        let time = level
+            .time_ms
+            .map_or_else(|| "no time limit".to_string(), |t| format!("up to {:.1} s a move", t as f64 / 1000.0));
+        body = body.push(text(format!("Searches {} moves ahead, {time}.", level.depth)).size(13));
         if let LevelChoice::Custom(depth) = form.levels[i] {
             body = body.push(
                 row![

@@ -75,8 +75,8 @@ pub struct Play {
     pub viewing: Option<usize>,
     /// The computer's search in progress.
     pub thinking: Option<Thinking>,
-    /// The computer's last finished analysis.
-    pub analysis: Option<Analysis>,
+    /// The computer's last finished analysis, with the side it was for.
+    pub analysis: Option<(Player, Analysis)>,
     /// A suggested move for the human.
     pub hint: Option<Cell>,
     /// Discs turning over.
@@ -459,14 +459,27 @@ fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
 }
 
 fn analysis_view(play: &Play) -> Element<'_, Message> {
-    let latest = play.thinking.as_ref().and_then(Thinking::latest).or_else(|| play.analysis.clone());
-    let body: Element<'_, Message> = match latest {
-        Some(a) => column![
+    let thinking = play.thinking.as_ref().and_then(|t| t.latest().map(|a| (play.game.to_move(), a)));
+    let body: Element<'_, Message> = match thinking.or_else(|| play.analysis.clone()) {
+        Some((side, a)) => column![
             row![
-                text(format!("Best {}", a.notation)).size(16).width(Fill),
-                text(format!("{}{}", format_score(a.score), if a.proven { " (exact)" } else { "" })).size(16),
+                text(format!("Best: {}", a.notation)).size(16).width(Fill),
+                text(format!(
+                    "{} for {}{}",
+                    format_score(a.score),
+                    colour_name(side),
+                    if a.proven { " (exact)" } else { "" }
+                ))
+                .size(16),
             ],
-            text(format!("depth {} · {} nodes · {} kN/s", a.depth, a.nodes, a.nps / 1000)).size(13),
+            text(format!(
+                "depth {} · {} nodes · {} kN/s · {:.1} s",
+                a.depth,
+                a.nodes,
+                a.nps / 1000,
+                a.elapsed.as_secs_f64()
+            ))
+            .size(13),
             text(format!("line: {}", a.line.iter().take(10).cloned().collect::<Vec<_>>().join(" "))).size(13),
         ]
         .spacing(3)
@@ -541,6 +554,7 @@ fn file_panel(panel: &FilePanel) -> Element<'_, Message> {
     let verb = if panel.saving { "Save" } else { "Load" };
     let mut content = column![
         text(if panel.saving { "Save the game to" } else { "Load a game from" }).size(14),
+        text(".toml: Tabula · .txt: Othello transcript (f5d6…) · .ggf: Othello GGF · .psq: Gomoku (Piskvork)").size(12),
         text_input("path to a .toml file", &panel.path)
             .on_input(|p| Message::Play(Msg::PathChanged(p)))
             .on_submit(Message::Play(Msg::ConfirmFile))

@@ -1,7 +1,7 @@
 //! The settings screen: animation speed, markers, coordinates, theme, default level and computer pace.
 
 use iced::widget::{column, pick_list, row, slider, text, toggler};
-use iced::{Element, Length};
+use iced::{Element, Fill, Length};
 use tabula_core::Levels;
 
 use crate::app::{Message, Route};
@@ -73,7 +73,8 @@ pub fn view<'a>(settings: &'a Settings, levels: &'a Levels, problem: Option<&'a 
             labelled("Coordinates", toggler(settings.coordinates).on_toggle(move |b| msg(Msg::Coordinates(b)))),
         ]
         .spacing(12),
-    );
+    )
+    .width(Fill);
     let general = card(
         column![
             heading("General"),
@@ -96,7 +97,8 @@ pub fn view<'a>(settings: &'a Settings, levels: &'a Levels, problem: Option<&'a 
             ),
         ]
         .spacing(12),
-    );
+    )
+    .width(Fill);
     let mut content = column![board, general, text("Settings are saved as you change them.").size(13)].spacing(16);
     if let Some(problem) = problem {
         content = content.push(text(problem).style(text::danger));

@@ -13,7 +13,11 @@ pub fn page<'a>(title: &'a str, back: Message, content: impl Into<Element<'a, Me
     ]
     .spacing(20)
     .align_y(iced::Center);
-    container(column![bar, content.into()].spacing(20).max_width(980)).padding(24).center_x(Fill).height(Fill).into()
+    container(column![bar, content.into()].spacing(20).width(Fill).max_width(980))
+        .padding(24)
+        .center_x(Fill)
+        .height(Fill)
+        .into()
 }
 
 /// A section heading.

@@ -1,0 +1,254 @@
+//! Other programs' game files, through the game-independent [`Match`] interface: Othello transcripts (`f5d6c3`,
+//! `.txt`) and GGF (`.ggf`, via `tabula_games::ggf`), and Piskvork's `.psq` for Gomoku. Our own format is in
+//! [`crate::save_file`]; the file's extension picks the format.
+
+use std::path::Path;
+
+use tabula_games::registry::{GameKind, MatchSpec};
+use tabula_games::{Cell, Match, ggf};
+
+use crate::save_file::{MatchFactory, SavedGame};
+use crate::setup::{GameSetup, Seat};
+
+/// A file format the app reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Tabula's own TOML (`.toml`).
+    Tabula,
+    /// An Othello move transcript such as `f5d6c3` (`.txt`).
+    Transcript,
+    /// The Generic Game Format of Othello servers (`.ggf`).
+    Ggf,
+    /// Piskvork's Gomoku game file (`.psq`).
+    Psq,
+}
+
+impl Format {
+    /// The format a path's extension names; Tabula's own for anything else.
+    #[must_use]
+    pub fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("txt") => Format::Transcript,
+            Some("ggf") => Format::Ggf,
+            Some("psq") => Format::Psq,
+            _ => Format::Tabula,
+        }
+    }
+
+    /// The game a foreign format belongs to.
+    fn game(self) -> Option<GameKind> {
+        match self {
+            Format::Tabula => None,
+            Format::Transcript | Format::Ggf => Some(GameKind::Othello),
+            Format::Psq => Some(GameKind::Gomoku),
+        }
+    }
+}
+
+/// The text of `game` in `format`, or why it cannot be written in it.
+pub fn export(format: Format, setup: &GameSetup, game: &dyn Match) -> Result<String, String> {
+    if let Some(kind) = format.game()
+        && kind != setup.spec.game
+    {
+        return Err(format!("{format:?} files hold {} games", kind.name()));
+    }
+    let moves = game.move_list();
+    let (w, _) = game.board_size();
+    match format {
+        Format::Tabula => Ok(SavedGame::of(setup, game).to_toml()),
+        Format::Transcript => Ok(moves.iter().filter(|m| *m != "pass").cloned().collect::<String>()),
+        Format::Ggf => {
+            let start = game.snapshot(0);
+            let board = start
+                .stones
+                .iter()
+                .map(|s| match s.map(|p| p.index()) {
+                    Some(0) => '*',
+                    Some(_) => 'O',
+                    None => '-',
+                })
+                .collect();
+            let players = setup.seats.clone().map(|s| Some(s.describe()));
+            Ok(ggf::format(&ggf::GgfGame { size: w, board, black_to_move: true, moves, players }))
+        }
+        Format::Psq => {
+            let mut out = format!("Piskvorky {w}x{w}, 11:11, 0\n");
+            for ply in 1..=game.ply() {
+                if let Some(cell) = game.snapshot(ply).last_move.and_then(|m| m.placed) {
+                    out.push_str(&format!("{},{},0\n", cell.x + 1, cell.y + 1));
+                }
+            }
+            out.push_str("-1\n");
+            Ok(out)
+        }
+    }
+}
+
+/// Reads a file's text in `format` into a game between two humans; `source` names the file in errors.
+pub fn import(
+    format: Format,
+    text: &str,
+    source: &str,
+    factory: MatchFactory,
+) -> Result<(GameSetup, Box<dyn Match>), String> {
+    let fail = |message: String| format!("{source}: {message}");
+    let humans = |spec: MatchSpec| GameSetup { spec, seats: [Seat::Human, Seat::Human] };
+    match format {
+        Format::Tabula => SavedGame::parse(text, source, factory).map(|(saved, game)| (saved.setup, game)),
+        Format::Transcript => {
+            let moves = split_transcript(text).map_err(fail)?;
+            let spec = othello_spec(8);
+            let game = replay(&spec, &moves, factory).map_err(fail)?;
+            Ok((humans(spec), game))
+        }
+        Format::Ggf => {
+            let record = ggf::parse(text).map_err(|e| fail(e.to_string()))?;
+            let spec = othello_spec(record.size);
+            let mut game = factory(&spec).map_err(fail)?;
+            let start = export(Format::Ggf, &humans(spec.clone()), game.as_ref())?;
+            let expected = ggf::parse(&start).map_err(|e| fail(e.to_string()))?;
+            if record.board != expected.board || !record.black_to_move {
+                return Err(fail("only games from the standard start position can be read".into()));
+            }
+            for (i, mv) in record.moves.iter().enumerate() {
+                let mv = if mv.eq_ignore_ascii_case("pa") { "pass" } else { mv.as_str() };
+                game.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
+            }
+            Ok((humans(spec), game))
+        }
+        Format::Psq => {
+            let mut lines = text.lines();
+            let header = lines.next().unwrap_or_default();
+            let size = header
+                .trim()
+                .strip_prefix("Piskvorky")
+                .and_then(|rest| rest.trim().split(['x', 'X', ',']).next())
+                .and_then(|n| n.trim().parse::<usize>().ok())
+                .ok_or_else(|| fail(format!("line 1: expected a `Piskvorky 15x15, ...` header, found `{header}`")))?;
+            let spec = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: Some(size) };
+            let mut game = factory(&spec).map_err(fail)?;
+            for (n, line) in lines.enumerate() {
+                let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
+                let coords = match fields.as_slice() {
+                    [x, y, ..] => x.parse::<usize>().ok().zip(y.parse::<usize>().ok()),
+                    _ => None,
+                };
+                let Some((x, y)) = coords.filter(|&(x, y)| x >= 1 && y >= 1) else { break };
+                game.play_cell(Cell::new(x - 1, y - 1)).map_err(|e| fail(format!("line {}: {e}", n + 2)))?;
+            }
+            Ok((humans(spec), game))
+        }
+    }
+}
+
+fn othello_spec(size: usize) -> MatchSpec {
+    let rule_set = match size {
+        6 => "othello-6x6",
+        10 => "grand-othello",
+        _ => "othello",
+    };
+    MatchSpec { game: GameKind::Othello, rule_set: rule_set.into(), board_size: None }
+}
+
+/// The moves of a transcript such as `f5d6 c3` (a letter then digits each; `pass` and `--` allowed). Errors give
+/// the 1-based character position in the text.
+fn split_transcript(text: &str) -> Result<Vec<String>, String> {
+    let chars: Vec<(usize, char)> =
+        text.chars().enumerate().filter(|(_, c)| !c.is_whitespace()).map(|(i, c)| (i + 1, c)).collect();
+    let mut moves = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let rest: String = chars[i..].iter().take(4).map(|(_, c)| c.to_ascii_lowercase()).collect();
+        let (at, c) = chars[i];
+        if rest == "pass" || rest.starts_with("--") {
+            moves.push("pass".into());
+            i += if rest == "pass" { 4 } else { 2 };
+            continue;
+        }
+        if !c.is_ascii_alphabetic() {
+            return Err(format!("character {at}: expected a move like f5, found `{c}`"));
+        }
+        let digits = chars[i + 1..].iter().take_while(|(_, d)| d.is_ascii_digit()).count();
+        if digits == 0 {
+            return Err(format!("character {}: a row number must follow `{c}`", at + 1));
+        }
+        moves.push(chars[i..=i + digits].iter().map(|(_, d)| d.to_ascii_lowercase()).collect());
+        i += 1 + digits;
+    }
+    Ok(moves)
+}
+
+/// Plays `moves` from the start, passing where a transcript leaves a forced pass out.
+fn replay(spec: &MatchSpec, moves: &[String], factory: MatchFactory) -> Result<Box<dyn Match>, String> {
+    let mut game = factory(spec)?;
+    for (i, mv) in moves.iter().enumerate() {
+        if mv != "pass" && game.must_pass() {
+            game.pass()?;
+        }
+        game.play_notation(mv).map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_games::registry::new_match;
+
+    fn othello(moves: &[&str]) -> (GameSetup, Box<dyn Match>) {
+        let spec = othello_spec(8);
+        let mut game = new_match(&spec).expect("othello");
+        for mv in moves {
+            game.play_notation(mv).expect("legal");
+        }
+        (GameSetup { spec, seats: [Seat::Human, Seat::Human] }, game)
+    }
+
+    #[test]
+    fn formats_follow_the_extension() {
+        assert_eq!(Format::of(Path::new("a/b.GGF")), Format::Ggf);
+        assert_eq!(Format::of(Path::new("x.psq")), Format::Psq);
+        assert_eq!(Format::of(Path::new("x.txt")), Format::Transcript);
+        assert_eq!(Format::of(Path::new("x.toml")), Format::Tabula);
+        assert_eq!(Format::of(Path::new("x")), Format::Tabula);
+    }
+
+    #[test]
+    fn othello_transcript_and_ggf_round_trip() {
+        let (setup, game) = othello(&["f5", "d6", "c3", "d3", "c4"]);
+        let transcript = export(Format::Transcript, &setup, game.as_ref()).expect("export");
+        assert_eq!(transcript, "f5d6c3d3c4");
+        let (_, back) = import(Format::Transcript, "F5 d6c3\nd3 c4", "t.txt", new_match).expect("import");
+        assert_eq!(back.move_list(), game.move_list());
+        let text = export(Format::Ggf, &setup, game.as_ref()).expect("export");
+        assert!(text.starts_with("(;GM[Othello]"), "{text}");
+        let (_, back) = import(Format::Ggf, &text, "g.ggf", new_match).expect("import");
+        assert_eq!(back.move_list(), game.move_list());
+    }
+
+    #[test]
+    fn bad_files_name_the_problem() {
+        let err = import(Format::Transcript, "f5 d6 zz", "t.txt", new_match).err().expect("bad");
+        assert!(err.starts_with("t.txt: character 8"), "{err}");
+        let err = import(Format::Transcript, "f5f5", "t.txt", new_match).err().expect("illegal");
+        assert!(err.contains("move 2 (f5)"), "{err}");
+        let err = import(Format::Psq, "Gomoku 15x15\n", "p.psq", new_match).err().expect("header");
+        assert!(err.contains("line 1"), "{err}");
+        assert!(import(Format::Ggf, "(;GM[Othello];)", "g.ggf", new_match).is_err());
+    }
+
+    #[test]
+    fn psq_round_trips_a_gomoku_game() {
+        let spec = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: Some(15) };
+        let mut game = new_match(&spec).expect("gomoku");
+        for (x, y) in [(7, 7), (8, 8), (6, 6), (0, 14)] {
+            game.play_cell(Cell::new(x, y)).expect("legal");
+        }
+        let setup = GameSetup { spec, seats: [Seat::Human, Seat::Human] };
+        let text = export(Format::Psq, &setup, game.as_ref()).expect("export");
+        assert!(text.starts_with("Piskvorky 15x15") && text.contains("1,15,0") && text.ends_with("-1\n"), "{text}");
+        let (_, back) = import(Format::Psq, &text, "p.psq", new_match).expect("import");
+        assert_eq!(back.move_list(), game.move_list());
+        assert!(export(Format::Ggf, &setup, game.as_ref()).is_err(), "GGF holds Othello games");
+    }
+}
