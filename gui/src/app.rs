@@ -16,6 +16,7 @@ use crate::screen::new_game::{self, Form};
 use crate::screen::play::{self, FilePanel, Play};
 use crate::screen::rules::{self, Rules};
 use crate::screen::{home, settings as settings_screen, statistics};
+use crate::series;
 use crate::settings::Settings;
 use crate::setup::LevelChoice;
 use crate::stats::{self, Statistics};
@@ -71,6 +72,8 @@ pub enum Message {
     RulesGame(GameKind),
     /// Something on the compare screen.
     Compare(compare::Msg),
+    /// A computer-vs-computer series finished (its generation and tallies).
+    SeriesFinished(u64, series::Progress),
 }
 
 /// The screen shown.
@@ -303,8 +306,19 @@ impl App {
             }
             Message::Compare(msg) => {
                 self.compare.update(&msg);
-                if msg == compare::Msg::Replay {
-                    self.replay_for_comparison();
+                match msg {
+                    compare::Msg::Replay => {
+                        self.replay_for_comparison();
+                        Task::none()
+                    }
+                    compare::Msg::RunSeries => self.start_series(),
+                    _ => Task::none(),
+                }
+            }
+            Message::SeriesFinished(generation, progress) => {
+                if self.compare.series.as_ref().is_some_and(|run| run.generation == generation) {
+                    self.compare.series = None;
+                    self.compare.series_result = Some(progress);
                 }
                 Task::none()
             }
@@ -595,6 +609,32 @@ impl App {
         self.dispatch(request)
     }
 
+    fn series_level_name(&self) -> &str {
+        self.levels.get("Easy").or_else(|| self.levels.all().first()).map_or("Custom", |l| l.name.as_str())
+    }
+
+    fn series_level(&self) -> Level {
+        self.levels.get("Easy").or_else(|| self.levels.all().first()).cloned().unwrap_or_else(|| Level::custom(2))
+    }
+
+    fn start_series(&mut self) -> Task<Message> {
+        let game = self.compare.game;
+        let specs: Vec<(String, registry::MatchSpec)> = game
+            .rule_sets()
+            .iter()
+            .filter(|r| self.compare.selected.iter().any(|s| s == r.id))
+            .map(|r| (r.name.to_string(), registry::MatchSpec { game, rule_set: r.id.to_string(), board_size: None }))
+            .collect();
+        if specs.is_empty() {
+            return Task::none();
+        }
+        let generation = self.next_generation();
+        let (run, task) = series::start(specs, self.series_level(), generation, Message::SeriesFinished);
+        self.compare.series = Some(run);
+        self.compare.series_result = None;
+        task
+    }
+
     fn replay_for_comparison(&mut self) {
         let Some(play) = self.play.as_ref().filter(|p| p.kind() == self.compare.game) else { return };
         let moves = play.game.move_list();
@@ -615,6 +655,9 @@ impl App {
 
     /// What to listen to: a frame clock while discs turn, a slower one while the computer thinks.
     pub fn subscription(&self) -> Subscription<Message> {
+        if self.screen == Screen::Compare && self.compare.series.is_some() {
+            return time::every(Duration::from_millis(250)).map(Message::Tick);
+        }
         let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
             return Subscription::none();
         };
@@ -638,7 +681,8 @@ impl App {
                 settings_screen::view(&self.settings, &self.levels, self.settings_problem.as_deref())
             }
             (Screen::Compare, _) => {
-                compare::view(&self.compare, self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game))
+                let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
+                compare::view(&self.compare, can_replay, self.series_level_name())
             }
             (Screen::Home | Screen::Play, _) => {
                 let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;

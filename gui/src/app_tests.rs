@@ -261,3 +261,27 @@ fn comparing_rule_sets_shows_where_an_overline_stops_winning() {
     assert!(results.iter().any(|(_, r)| *r == Some(tabula_core::GameResult::Win(Player::First))), "{results:?}");
     assert!(results.iter().any(|(_, r)| r.is_none()), "an overline does not win everywhere: {results:?}");
 }
+
+#[test]
+fn a_series_starts_for_the_chosen_rule_sets_and_stops_on_request() {
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::Compare));
+    let _ = app.update(Message::Compare(crate::screen::compare::Msg::Game(GameKind::Othello)));
+    let _ = app.update(Message::Compare(crate::screen::compare::Msg::Toggle("reversi".into(), false)));
+    let _ = app.update(Message::Compare(crate::screen::compare::Msg::RunSeries));
+    let run = app.comparison().series.as_ref().expect("a series runs");
+    let progress = run.progress();
+    assert_eq!(progress.rows.len(), GameKind::Othello.rule_sets().len() - 1);
+    assert_eq!(progress.fraction(), 0.0);
+    let generation = run.generation;
+    let _ = app.update(Message::Compare(crate::screen::compare::Msg::StopSeries));
+    assert!(app.comparison().series.is_none());
+    assert!(app.comparison().series_result.is_some());
+    let _ = app.update(Message::SeriesFinished(generation, crate::series::Progress::default()));
+    assert_eq!(
+        app.comparison().series_result.as_ref().map(|p| p.rows.len()),
+        Some(progress.rows.len()),
+        "a stopped series' late answer is ignored"
+    );
+}

@@ -7,6 +7,7 @@ pub mod board_canvas;
 pub mod exchange;
 pub mod save_file;
 pub mod screen;
+pub mod series;
 pub mod settings;
 pub mod setup;
 pub mod stats;

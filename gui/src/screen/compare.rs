@@ -1,7 +1,7 @@
 //! Compare rule sets: a side-by-side table of the chosen rule sets (generated from the declarations) and the
 //! current game's moves replayed under each of them, showing where the outcome changes.
 
-use iced::widget::{button, checkbox, column, row, scrollable, text};
+use iced::widget::{button, checkbox, column, progress_bar, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_core::GameResult;
 
@@ -9,6 +9,7 @@ use crate::app::{Message, Route};
 use crate::save_file::MatchFactory;
 use crate::screen::rules::choices_of;
 use crate::screen::widgets::{card, heading, page, segmented};
+use crate::series;
 use crate::setup::colour_name;
 use tabula_games::registry::{GameKind, MatchSpec};
 
@@ -21,6 +22,10 @@ pub enum Msg {
     Toggle(String, bool),
     /// Replay the current game under the chosen rule sets.
     Replay,
+    /// Start computer-vs-computer series under the chosen rule sets.
+    RunSeries,
+    /// Stop the series.
+    StopSeries,
 }
 
 /// How a game's moves fare under one rule set.
@@ -37,7 +42,7 @@ pub struct Replay {
 }
 
 /// The screen's state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Compare {
     /// The game compared.
     pub game: GameKind,
@@ -47,6 +52,10 @@ pub struct Compare {
     pub replays: Vec<Replay>,
     /// The moves replayed, and what they came from.
     pub source: Option<String>,
+    /// The series running now.
+    pub series: Option<series::Run>,
+    /// The last finished (or stopped) series.
+    pub series_result: Option<series::Progress>,
 }
 
 impl Compare {
@@ -58,6 +67,8 @@ impl Compare {
             selected: game.rule_sets().iter().map(|r| r.id.to_string()).collect(),
             replays: Vec::new(),
             source: None,
+            series: None,
+            series_result: None,
         }
     }
 
@@ -67,7 +78,10 @@ impl Compare {
             Msg::Game(game) => *self = Compare::new(*game),
             Msg::Toggle(id, true) if !self.selected.contains(id) => self.selected.push(id.clone()),
             Msg::Toggle(id, false) => self.selected.retain(|s| s != id),
-            Msg::Toggle(..) | Msg::Replay => {}
+            Msg::StopSeries => {
+                self.series_result = self.series.take().map(|run| run.progress());
+            }
+            Msg::Toggle(..) | Msg::Replay | Msg::RunSeries => {}
         }
     }
 }
@@ -106,7 +120,7 @@ pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFact
 }
 
 /// The compare screen; `can_replay` says whether there is a game of this kind to replay.
-pub fn view(compare: &Compare, can_replay: bool) -> Element<'_, Message> {
+pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Compare(m);
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let all = compare.game.rule_sets();
@@ -176,7 +190,57 @@ pub fn view(compare: &Compare, can_replay: bool) -> Element<'_, Message> {
         picks,
         card(column![heading("Rules side by side"), table].spacing(10)).width(Fill),
         card(replay_box).width(Fill),
+        card(series_view(compare, chosen.len(), level_name)).width(Fill),
     ]
     .spacing(16);
     page("Compare rule sets", Message::Go(Route::Home), scrollable(content).height(Fill))
+}
+
+fn series_view<'a>(compare: &'a Compare, chosen: usize, level_name: &'a str) -> Element<'a, Message> {
+    let msg = |m: Msg| Message::Compare(m);
+    let mut body = column![
+        heading("Computer against computer"),
+        text(format!(
+            "{} games per rule set at level {level_name}, from random openings, each played with both colours.",
+            series::OPENINGS * 2
+        ))
+        .size(14),
+    ]
+    .spacing(8);
+    let progress = match &compare.series {
+        Some(run) => {
+            body = body.push(button(text("Stop")).on_press(msg(Msg::StopSeries)).padding([6, 12]));
+            Some(run.progress())
+        }
+        None => {
+            body = body.push(
+                button(text("Run the series"))
+                    .on_press_maybe((chosen >= 1).then(|| msg(Msg::RunSeries)))
+                    .padding([6, 12]),
+            );
+            compare.series_result.clone()
+        }
+    };
+    if let Some(progress) = progress {
+        body = body.push(progress_bar(0.0..=1.0, progress.fraction()));
+        let widths = [170.0, 70.0, 130.0, 130.0, 70.0, 120.0];
+        let line = |values: [String; 6]| {
+            row(values.into_iter().zip(widths).map(|(v, w)| text(v).size(15).width(Length::Fixed(w)).into()))
+        };
+        body = body.push(line(
+            ["Rule set", "Games", "First player wins", "Second player wins", "Draws", "Average length"]
+                .map(String::from),
+        ));
+        for (name, s) in &progress.rows {
+            body = body.push(line([
+                name.clone(),
+                s.games.to_string(),
+                s.first_wins.to_string(),
+                s.second_wins.to_string(),
+                s.draws.to_string(),
+                if s.games == 0 { "–".into() } else { format!("{:.1} moves", s.average_length()) },
+            ]));
+        }
+    }
+    body.into()
 }
