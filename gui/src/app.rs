@@ -10,6 +10,7 @@ use tabula_games::Snapshot;
 
 use crate::ai_task::{self, Finished, Purpose, Request};
 use crate::exchange;
+use crate::keys::{self, Shortcut};
 use crate::save_file::{MatchFactory, SavedGame};
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
@@ -72,6 +73,8 @@ pub enum Message {
     RulesGame(GameKind),
     /// Something on the compare screen.
     Compare(compare::Msg),
+    /// A key with a meaning on the play screen.
+    Key(keys::Shortcut),
     /// A computer-vs-computer series finished (its generation and tallies).
     SeriesFinished(u64, series::Progress),
 }
@@ -315,6 +318,7 @@ impl App {
                     _ => Task::none(),
                 }
             }
+            Message::Key(shortcut) => self.key(shortcut),
             Message::SeriesFinished(generation, progress) => {
                 if self.compare.series.as_ref().is_some_and(|run| run.generation == generation) {
                     self.compare.series = None;
@@ -353,6 +357,36 @@ impl App {
             }
         };
         Task::none()
+    }
+
+    fn key(&mut self, shortcut: Shortcut) -> Task<Message> {
+        let Some(play) = self.play.as_mut().filter(|p| p.file_panel.is_none()) else { return Task::none() };
+        if self.screen != Screen::Play {
+            return Task::none();
+        }
+        let shown = play.shown_ply();
+        let message = match shortcut {
+            Shortcut::Cursor(dx, dy) => {
+                play.move_cursor(dx, dy);
+                return Task::none();
+            }
+            Shortcut::Place => match play.cursor {
+                Some(cell) => Message::Play(play::Msg::Clicked(cell)),
+                None => return Task::none(),
+            },
+            Shortcut::Undo => Message::Play(play::Msg::Undo),
+            Shortcut::Redo => Message::Play(play::Msg::Redo),
+            Shortcut::Hint => Message::Play(play::Msg::Hint),
+            Shortcut::NewGame => Message::NewGameFrom,
+            Shortcut::Save => Message::Play(play::Msg::OpenSave),
+            Shortcut::Load => Message::Play(play::Msg::OpenLoad),
+            Shortcut::Menu => Message::Go(Route::Home),
+            Shortcut::First => Message::Play(play::Msg::View(0)),
+            Shortcut::Last => Message::Play(play::Msg::ViewLive),
+            Shortcut::Back => Message::Play(play::Msg::View(shown.saturating_sub(1))),
+            Shortcut::Forward => Message::Play(play::Msg::View(shown + 1)),
+        };
+        self.update(message)
     }
 
     fn continue_game(&mut self) -> Task<Message> {
@@ -661,13 +695,15 @@ impl App {
         let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
             return Subscription::none();
         };
-        if play.animation.is_some() {
+        let keys = iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key));
+        let clock = if play.animation.is_some() {
             time::every(Duration::from_millis(16)).map(Message::Tick)
         } else if play.thinking.is_some() {
             time::every(Duration::from_millis(150)).map(Message::Tick)
         } else {
             Subscription::none()
-        }
+        };
+        Subscription::batch([keys, clock])
     }
 
     /// The screen.

@@ -285,3 +285,42 @@ fn a_series_starts_for_the_chosen_rule_sets_and_stops_on_request() {
         "a stopped series' late answer is ignored"
     );
 }
+
+#[test]
+fn the_keyboard_moves_the_cursor_places_undoes_and_steps_through_moves() {
+    use crate::keys::Shortcut;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
+    let _ = app.update(Message::StartGame);
+    let key = |app: &mut App, k: Shortcut| {
+        let _ = app.update(Message::Key(k));
+    };
+    key(&mut app, Shortcut::Cursor(1, 0));
+    assert_eq!(app.play().expect("game").cursor, Some(Cell::new(4, 4)), "the first press shows the cursor");
+    key(&mut app, Shortcut::Place);
+    assert_eq!(ply(&app), 0, "e5 is occupied");
+    assert!(app.play().expect("game").status.is_some());
+    key(&mut app, Shortcut::Cursor(1, 0));
+    key(&mut app, Shortcut::Place);
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5"]);
+    for _ in 0..20 {
+        key(&mut app, Shortcut::Cursor(1, 0));
+    }
+    assert_eq!(app.play().expect("game").cursor, Some(Cell::new(7, 4)), "the cursor stops at the edge");
+    key(&mut app, Shortcut::Cursor(-2, 1));
+    key(&mut app, Shortcut::Cursor(-2, 0));
+    key(&mut app, Shortcut::Place);
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5", "d6"]);
+    key(&mut app, Shortcut::Back);
+    assert_eq!(app.play().expect("game").viewing, Some(1));
+    key(&mut app, Shortcut::First);
+    assert_eq!(app.play().expect("game").viewing, Some(0));
+    key(&mut app, Shortcut::Last);
+    assert_eq!(app.play().expect("game").viewing, None);
+    key(&mut app, Shortcut::Undo);
+    assert_eq!(ply(&app), 1);
+    key(&mut app, Shortcut::Redo);
+    assert_eq!(ply(&app), 2);
+}

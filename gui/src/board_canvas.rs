@@ -58,6 +58,8 @@ pub struct BoardView<'a, M> {
     pub preview: Option<Player>,
     /// A suggested move to highlight.
     pub hint: Option<Cell>,
+    /// The keyboard cursor, when shown.
+    pub cursor: Option<Cell>,
     /// Discs turning over.
     pub animation: Option<&'a FlipAnimation>,
     /// The time the animation is drawn at.
@@ -288,10 +290,21 @@ impl<M> BoardView<'_, M> {
             let stroke = Stroke::default().with_color(p.hint).with_width(layout.cell * 0.08);
             frame.stroke(&Path::circle(layout.centre(cell), radius * 0.9), stroke);
         }
-        if let (Some(player), Some(cell)) = (self.preview, hover)
-            && self.playable(cell)
-        {
-            draw_piece(frame, p, layout.centre(cell), Vector::new(radius, radius), player, 0.5);
+        if let Some(cell) = self.cursor {
+            let c = layout.centre(cell);
+            let half = layout.cell * 0.47;
+            let stroke = Stroke::default().with_color(p.hint).with_width((layout.cell * 0.06).max(1.5));
+            let square = Path::rounded_rectangle(
+                c - Vector::new(half, half),
+                Size::new(2.0 * half, 2.0 * half),
+                (layout.cell * 0.1).into(),
+            );
+            frame.stroke(&square, stroke);
+        }
+        if let Some(player) = self.preview {
+            for cell in [hover, self.cursor].into_iter().flatten().filter(|&c| self.playable(c)) {
+                draw_piece(frame, p, layout.centre(cell), Vector::new(radius, radius), player, 0.5);
+            }
         }
     }
 }

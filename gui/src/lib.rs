@@ -5,6 +5,7 @@ pub mod animation;
 pub mod app;
 pub mod board_canvas;
 pub mod exchange;
+pub mod keys;
 pub mod save_file;
 pub mod screen;
 pub mod series;

@@ -64,6 +64,7 @@ pub fn view<'a>(
             numbers: None,
             preview: None,
             hint: None,
+            cursor: None,
             animation: None,
             now: Instant::now(),
             cache,

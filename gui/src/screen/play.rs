@@ -91,6 +91,8 @@ pub struct Play {
     pub paused: bool,
     /// The save/load panel, when open.
     pub file_panel: Option<FilePanel>,
+    /// The keyboard cursor, once a cursor key has been pressed.
+    pub cursor: Option<Cell>,
     /// The static board drawing.
     pub cache: Cache,
     numbers: Vec<Option<usize>>,
@@ -113,6 +115,7 @@ impl Play {
             recorded: false,
             paused: false,
             file_panel: None,
+            cursor: None,
             cache: Cache::new(),
             numbers: Vec::new(),
         };
@@ -272,6 +275,24 @@ impl Play {
         }
     }
 
+    /// Moves the keyboard cursor by (dx, dy), stopping at the edges; the first press shows it in the centre.
+    pub fn move_cursor(&mut self, dx: i32, dy: i32) {
+        let (w, h) = self.game.board_size();
+        self.cursor = Some(match self.cursor {
+            None => Cell::new(w / 2, h / 2),
+            Some(c) => {
+                let step = |v: usize, d: i32, n: usize| (v as i64 + i64::from(d)).clamp(0, n as i64 - 1) as usize;
+                Cell::new(step(c.x, dx, w), step(c.y, dy, h))
+            }
+        });
+    }
+
+    /// The ply shown now.
+    #[must_use]
+    pub fn shown_ply(&self) -> usize {
+        self.viewing.unwrap_or(self.game.ply())
+    }
+
     /// Shows the position after `ply` moves (the current one for the last ply).
     pub fn view(&mut self, ply: usize) {
         self.viewing = (ply < self.game.ply()).then_some(ply);
@@ -357,6 +378,7 @@ pub fn view<'a>(play: &'a Play, settings: &'a Settings, now: Instant) -> Element
         numbers: (settings.move_numbers && play.kind() == GameKind::Gomoku).then_some(play.numbers.as_slice()),
         preview: clickable.then(|| play.game.to_move()),
         hint: if live { play.hint } else { None },
+        cursor: if live { play.cursor } else { None },
         animation: if live { play.animation.as_ref() } else { None },
         now,
         cache: &play.cache,
