@@ -394,6 +394,9 @@ impl<M: Clone> canvas::Program<M> for BoardView<'_, M> {
         let layout = self.layout(bounds.size());
         let board = self.cache.draw(renderer, bounds.size(), |frame| self.draw_static(frame, &layout));
         let mut frame = Frame::new(renderer, bounds.size());
+        // The software renderer repaints only the bounds of changed shapes, which leaves slivers of strokes and
+        // shadows behind; an invisible shape over the whole board makes every frame repaint the board.
+        frame.fill_rectangle(Point::ORIGIN, bounds.size(), Color::TRANSPARENT);
         self.draw_pieces(&mut frame, &layout, state.cell);
         vec![board, frame.into_geometry()]
     }

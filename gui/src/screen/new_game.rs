@@ -224,7 +224,8 @@ fn seat_view<'a>(form: &'a Form, levels: &'a Levels, player: Player) -> Element<
         let time = level
             .time_ms
             .map_or_else(|| "no time limit".to_string(), |t| format!("up to {:.1} s a move", t as f64 / 1000.0));
-        body = body.push(text(format!("Searches {} moves ahead, {time}.", level.depth)).size(13));
+        let plies = if level.depth == 1 { "1 move".to_string() } else { format!("{} moves", level.depth) };
+        body = body.push(text(format!("Looks {plies} ahead, {time}.")).size(13));
         if let LevelChoice::Custom(depth) = form.levels[i] {
             body = body.push(
                 row![
