@@ -118,6 +118,7 @@ impl Layout {
 #[derive(Debug, Default)]
 pub struct Hover {
     cell: Option<Cell>,
+    seen_move: bool,
 }
 
 impl<M> BoardView<'_, M> {
@@ -248,7 +249,12 @@ impl<M> BoardView<'_, M> {
                         frame.stroke(&Path::circle(centre, radius * 0.98), ring);
                     }
                     if let Some(n) = self.numbers.and_then(|ns| ns.get(y * snap.size.0 + x).copied().flatten()) {
-                        let colour = if player == Player::First { p.white } else { p.black };
+                        let is_last = last.and_then(|m| m.placed) == Some(cell);
+                        let colour = match player {
+                            _ if is_last => p.last_move,
+                            Player::First => p.white,
+                            Player::Second => p.black,
+                        };
                         frame.fill_text(Text {
                             content: n.to_string(),
                             position: centre,
@@ -369,15 +375,26 @@ impl<M: Clone> canvas::Program<M> for BoardView<'_, M> {
         cursor: mouse::Cursor,
     ) -> Option<canvas::Action<M>> {
         let layout = self.layout(bounds.size());
-        let cell = cursor.position_in(bounds).and_then(|p| layout.cell_at(p));
+        // Events can arrive in batches when the app is busy; the position of each move event, not the cursor at
+        // the end of the batch, tells which cell a later press in the same batch is on.
+        let cell = match event {
+            Event::Mouse(mouse::Event::CursorMoved { position }) => bounds
+                .contains(*position)
+                .then(|| layout.cell_at(Point::ORIGIN + (*position - bounds.position())))
+                .flatten(),
+            Event::Mouse(mouse::Event::ButtonPressed(_)) if state.seen_move => state.cell,
+            _ => cursor.position_in(bounds).and_then(|p| layout.cell_at(p)),
+        };
         match event {
             Event::Mouse(mouse::Event::ButtonPressed(mouse::Button::Left)) => {
                 let on_click = self.on_click?;
                 cell.map(|c| canvas::Action::publish(on_click(c)).and_capture())
             }
-            Event::Mouse(_) if cell != state.cell => {
+            Event::Mouse(mouse::Event::CursorMoved { .. }) | Event::Mouse(mouse::Event::CursorLeft) => {
+                state.seen_move = !matches!(event, Event::Mouse(mouse::Event::CursorLeft));
+                let changed = cell != state.cell;
                 state.cell = cell;
-                Some(canvas::Action::request_redraw())
+                changed.then(canvas::Action::request_redraw)
             }
             _ => None,
         }
