@@ -324,3 +324,45 @@ fn the_keyboard_moves_the_cursor_places_undoes_and_steps_through_moves() {
     key(&mut app, Shortcut::Redo);
     assert_eq!(ply(&app), 2);
 }
+
+#[test]
+fn a_pass_is_announced_and_played_on_request() {
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
+    let _ = app.update(Message::StartGame);
+    let mut seed = 12_345u64;
+    for _ in 0..5000 {
+        let play = app.play().expect("game");
+        if play.is_over() {
+            let _ = app.update(Message::NewGameFrom);
+            let _ = app.update(Message::StartGame);
+            continue;
+        }
+        if play.game.must_pass() {
+            let snapshot = play.game.current();
+            let line = play::turn_line(play, &snapshot);
+            assert!(line.contains("must pass"), "{line}");
+            let mover = play.game.to_move();
+            let _ = app.update(Message::Play(play::Msg::Pass));
+            let play = app.play().expect("game");
+            assert_eq!(play.game.move_list().last().map(String::as_str), Some("pass"));
+            let status = play.status.clone().unwrap_or_default();
+            assert!(status.contains(crate::setup::colour_name(mover)) && status.contains("passes"), "{status}");
+            return;
+        }
+        let legal: Vec<Cell> = play
+            .game
+            .current()
+            .markers
+            .iter()
+            .filter(|(_, m)| *m == tabula_games::Marker::Legal)
+            .map(|(c, _)| *c)
+            .collect();
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let cell = legal[(seed >> 33) as usize % legal.len()];
+        click(&mut app, cell.x, cell.y);
+    }
+    panic!("no pass in 5000 random moves");
+}

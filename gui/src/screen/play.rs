@@ -463,7 +463,8 @@ fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -
     container(panel).width(Length::Fixed(340.0)).height(Fill).padding(14).style(card_style).into()
 }
 
-fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
+/// The line under the players: whose turn it is, or that the computer is thinking and how deep.
+pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
     if play.is_over() {
         return "Game over".into();
     }
@@ -475,6 +476,7 @@ fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
         }
         Some(_) => "Looking for a good move for you…".into(),
         None if play.paused => "Paused".into(),
+        None if play.human_to_move() && play.game.must_pass() => format!("{mover} has no legal move and must pass"),
         None if play.human_to_move() => format!("{mover} to move"),
         None => format!("{mover} (computer) to move"),
     }
