@@ -55,7 +55,7 @@ if [ -z "$wid" ]; then
 fi
 
 # Window-relative coordinates of the controls at the default window size (1180x820).
-shot() { sleep "${2:-1}"; DISPLAY="$display" import -window root "$out/$1.png"; echo "gui-smoke: $out/$1.png"; }
+shot() { sleep "${2:-2}"; DISPLAY="$display" import -window root "$out/$1.png"; echo "gui-smoke: $out/$1.png"; }
 click() {
     DISPLAY="$display" xdotool mousemove --window "$wid" "$1" "$2"
     sleep 0.3
@@ -63,16 +63,25 @@ click() {
 }
 move() { DISPLAY="$display" xdotool mousemove --window "$wid" "$1" "$2"; }
 
-shot 1-home 1.5
+# Debug builds render slowly; the pauses leave room for that.
+shot 1-home 2
 click "${PLAY_OTHELLO_X:-595}" "${PLAY_OTHELLO_Y:-641}"
-shot 2-new-game
-click "${START_X:-220}" "${START_Y:-527}"
-shot 3-play-start 1.5
+shot 2-new-game 2.5
+click "${START_X:-220}" "${START_Y:-556}"
+shot 3-play-start 3
+title="$(DISPLAY="$display" xdotool getwindowname "$wid")"
+if [ "$title" != "Tabula — Othello" ]; then
+    echo "gui-smoke: expected the Othello play screen, the window is titled '$title'" >&2
+    exit 1
+fi
 move "${MOVE_X:-543}" "${MOVE_Y:-451}"
-shot 4-play-hover 0.5
+shot 4-play-hover 1.5
 click "${MOVE_X:-543}" "${MOVE_Y:-451}"
-shot 5-play-moved 0.15
-shot 6-play-answered 3
+shot 5-play-answered 5
+if cmp -s "$out/4-play-hover.png" "$out/5-play-answered.png"; then
+    echo "gui-smoke: the board did not change after the click" >&2
+    exit 1
+fi
 if ! kill -0 "$app_pid" 2>/dev/null; then
     echo "gui-smoke: the app exited early; see $out/app.log" >&2
     exit 1

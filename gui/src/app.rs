@@ -278,6 +278,9 @@ impl App {
             Message::Play(msg) => self.update_play(msg),
             Message::AiFinished(finished) => self.ai_finished(finished),
             Message::Settings(msg) => {
+                if let settings_screen::Msg::DefaultLevel(name) = &msg {
+                    self.form.levels = [0, 1].map(|_| LevelChoice::Named(name.clone()));
+                }
                 settings_screen::apply(&mut self.settings, msg);
                 self.settings_problem = self.settings.save(&self.paths.settings()).err();
                 for (_, cache) in &self.pictures {
