@@ -1,7 +1,7 @@
 //! Compare rule sets: a side-by-side table of the chosen rule sets (generated from the declarations) and the
 //! current game's moves replayed under each of them, showing where the outcome changes.
 
-use iced::widget::{button, checkbox, column, progress_bar, row, scrollable, text};
+use iced::widget::{button, checkbox, column, mouse_area, progress_bar, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_core::GameResult;
 
@@ -126,10 +126,15 @@ pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> 
     let all = compare.game.rule_sets();
     let picks = row(all.iter().map(|r| {
         let id = r.id.to_string();
-        checkbox(compare.selected.contains(&id))
-            .label(r.name)
-            .on_toggle(move |on| msg(Msg::Toggle(id.clone(), on)))
-            .into()
+        let on = compare.selected.contains(&id);
+        let toggle = msg(Msg::Toggle(id.clone(), !on));
+        row![
+            checkbox(on).on_toggle(move |on| msg(Msg::Toggle(id.clone(), on))),
+            mouse_area(text(r.name).size(15)).on_press(toggle),
+        ]
+        .spacing(6)
+        .align_y(iced::Center)
+        .into()
     }))
     .spacing(18);
     let chosen: Vec<_> = all.iter().filter(|r| compare.selected.iter().any(|s| s == r.id)).collect();

@@ -429,7 +429,7 @@ fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -
             StoneIcon::view(p, palette, 22.0),
             text(format!("{} · {}", colour_name(p), seat.describe())).size(16).width(Fill),
             text(count.to_string()).size(18),
-            text(if mover { "◀" } else { " " }).size(16),
+            text("◀").size(16).color_maybe((!mover).then_some(Color::TRANSPARENT)),
         ]
         .spacing(10)
         .align_y(iced::Center)
