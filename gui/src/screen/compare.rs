@@ -130,7 +130,7 @@ pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> 
         let toggle = msg(Msg::Toggle(id.clone(), !on));
         row![
             checkbox(on).on_toggle(move |on| msg(Msg::Toggle(id.clone(), on))),
-            mouse_area(text(r.name).size(15)).on_press(toggle),
+            mouse_area(text(r.name).size(16).wrapping(text::Wrapping::None)).on_press(toggle),
         ]
         .spacing(6)
         .align_y(iced::Center)
@@ -190,15 +190,16 @@ pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> 
             .size(14),
         );
     }
-    let content = column![
-        segmented(&games, &compare.game, move |g| msg(Msg::Game(g))),
-        picks,
+    let cards = column![
         card(column![heading("Rules side by side"), table].spacing(10)).width(Fill),
         card(replay_box).width(Fill),
         card(series_view(compare, chosen.len(), level_name)).width(Fill),
     ]
     .spacing(16);
-    page("Compare rule sets", Message::Go(Route::Home), scrollable(content).height(Fill))
+    let content =
+        column![segmented(&games, &compare.game, move |g| msg(Msg::Game(g))), picks, scrollable(cards).height(Fill),]
+            .spacing(16);
+    page("Compare rule sets", Message::Go(Route::Home), content)
 }
 
 fn series_view<'a>(compare: &'a Compare, chosen: usize, level_name: &'a str) -> Element<'a, Message> {
