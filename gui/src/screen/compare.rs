@@ -1,7 +1,7 @@
 //! Compare rule sets: a side-by-side table of the chosen rule sets (generated from the declarations) and the
 //! current game's moves replayed under each of them, showing where the outcome changes.
 
-use iced::widget::{button, checkbox, column, mouse_area, progress_bar, row, scrollable, text};
+use iced::widget::{button, column, progress_bar, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_core::GameResult;
 
@@ -127,16 +127,11 @@ pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> 
     let picks = row(all.iter().map(|r| {
         let id = r.id.to_string();
         let on = compare.selected.contains(&id);
-        let toggle = msg(Msg::Toggle(id.clone(), !on));
-        row![
-            checkbox(on).on_toggle(move |on| msg(Msg::Toggle(id.clone(), on))),
-            mouse_area(text(r.name).size(16).wrapping(text::Wrapping::None)).on_press(toggle),
-        ]
-        .spacing(6)
-        .align_y(iced::Center)
-        .into()
+        let style = if on { button::primary } else { button::secondary };
+        let label = format!("{} {}", if on { "✓" } else { "+" }, r.name);
+        button(text(label).size(15)).style(style).padding([6, 12]).on_press(msg(Msg::Toggle(id, !on))).into()
     }))
-    .spacing(18);
+    .spacing(8);
     let chosen: Vec<_> = all.iter().filter(|r| compare.selected.iter().any(|s| s == r.id)).collect();
     let col_width = 170.0;
     let header = row![text("").width(Length::Fixed(120.0))]
@@ -229,7 +224,7 @@ fn series_view<'a>(compare: &'a Compare, chosen: usize, level_name: &'a str) -> 
     };
     if let Some(progress) = progress {
         body = body.push(progress_bar(0.0..=1.0, progress.fraction()));
-        let widths = [170.0, 70.0, 130.0, 130.0, 70.0, 120.0];
+        let widths = [170.0, 70.0, 150.0, 160.0, 70.0, 120.0];
         let line = |values: [String; 6]| {
             row(values.into_iter().zip(widths).map(|(v, w)| text(v).size(15).width(Length::Fixed(w)).into()))
         };

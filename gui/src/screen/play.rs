@@ -425,17 +425,27 @@ fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -
         let seat = play.setup.seat(p);
         let count = snapshot.counts[p.index()];
         let mover = snapshot.outcome.is_none() && play.resigned.is_none() && snapshot.to_move == p;
-        row![
+        let line = row![
             StoneIcon::view(p, palette, 22.0),
             text(format!("{} · {}", colour_name(p), seat.describe())).size(16).width(Fill),
             text(count.to_string()).size(18),
-            text("◀").size(16).color_maybe((!mover).then_some(Color::TRANSPARENT)),
         ]
         .spacing(10)
-        .align_y(iced::Center)
-        .into()
+        .align_y(iced::Center);
+        container(line)
+            .padding([4, 8])
+            .style(move |theme: &Theme| {
+                let palette = theme.extended_palette();
+                container::Style {
+                    background: mover.then_some(Background::Color(palette.primary.weak.color)),
+                    text_color: mover.then_some(palette.primary.weak.text),
+                    border: Border { radius: 6.0.into(), ..Border::default() },
+                    ..container::Style::default()
+                }
+            })
+            .into()
     }))
-    .spacing(6);
+    .spacing(4);
     let turn_line = turn_line(play, snapshot);
     let mut info = column![title, players, text(turn_line).size(16)].spacing(12);
     if let Some(status) = &play.status {

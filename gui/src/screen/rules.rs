@@ -9,7 +9,7 @@ use iced::{Element, Fill, Length};
 use tabula_games::Snapshot;
 
 use crate::app::{Message, Route};
-use crate::board_canvas::BoardView;
+use crate::board_canvas::{BoardOptions, BoardView};
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, heading, page, segmented};
 use crate::settings::Settings;
@@ -73,7 +73,7 @@ pub fn view<'a>(rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message
     if let Some(snapshot) = &rules.diagram {
         let picture = Canvas::new(BoardView::<Message> {
             snapshot: snapshot.clone(),
-            options: board_options(game, settings),
+            options: BoardOptions { coordinates: None, ..board_options(game, settings) },
             numbers: None,
             preview: None,
             hint: None,
