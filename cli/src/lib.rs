@@ -1,0 +1,3 @@
+//! The engine protocols of Tabula's command-line tools, as a library so the binaries and their tests share them.
+
+pub mod pbrain;
