@@ -34,6 +34,8 @@ enum Command {
         /// The puzzle file.
         file: PathBuf,
     },
+    /// Speaks the NBoard protocol on stdin and stdout, so NBoard and other Othello GUIs can use Tabula's engine.
+    Nboard,
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,10 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::CheckForbidden { file } => Ok(check_forbidden::run(&file)),
         Command::CheckVcf { file } => Ok(check_vcf::run(&file)),
+        Command::Nboard => {
+            let stdin = std::io::stdin().lock();
+            tabula_cli::nboard::run(stdin, std::io::stdout()).map(|()| ExitCode::SUCCESS).map_err(|e| e.to_string())
+        }
     };
     match outcome {
         Ok(code) => code,
