@@ -80,11 +80,7 @@ impl Game for RandomTree {
 
     fn outcome(&self, n: &Node) -> Option<Outcome> {
         let r = mix(n.hash, 3);
-        if n.ply >= self.height || (n.ply > 0 && r.is_multiple_of(11)) {
-            Some(random_outcome(r))
-        } else {
-            None
-        }
+        if n.ply >= self.height || (n.ply > 0 && r.is_multiple_of(11)) { Some(random_outcome(r)) } else { None }
     }
 
     fn hash(&self, n: &Node) -> u64 {
