@@ -16,6 +16,9 @@ const SHALLOW: u32 = 6;
 /// Empties from which results are kept in the solver's transposition table.
 const TABLE_MIN: u32 = 8;
 
+/// Empties from which children are looked up in the table before any is searched.
+const ETC_MIN: u32 = 12;
+
 /// More than any score.
 const INF: i32 = 100;
 
@@ -56,7 +59,7 @@ fn key_of(p: u64, o: u64) -> u64 {
 }
 
 /// The final score with the empties going to the winner, from the view of the owner of `p`.
-#[inline]
+#[inline(always)]
 fn final_score(p: u64, o: u64, anti: bool) -> i32 {
     let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
     let diff = pc - oc;
@@ -98,9 +101,23 @@ impl Solver {
         let mut ctx = Context { anti, nodes: 0 };
         let alpha = alpha.clamp(-INF, INF);
         let beta = beta.clamp(-INF, INF);
-        let value = self.search(&mut ctx, p, o, alpha, beta, false);
+        let value = Self::dispatch(self, &mut ctx, p, o, alpha, beta);
         *nodes += ctx.nodes;
         value
+    }
+
+    fn dispatch(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("avx2")
+        {
+            // SAFETY: the CPU has every feature the `x86` tiers were compiled for.
+            return unsafe { x86::search(self, ctx, p, o, alpha, beta, false) };
+        }
+        portable::search(self, ctx, p, o, alpha, beta, false)
     }
 
     fn probe(&self, key: u64) -> Option<Bounds> {
@@ -133,171 +150,201 @@ impl Solver {
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
     }
+}
 
-    /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
-    fn search(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
-        let empty = !(p | o);
-        let n = empty.count_ones();
-        if n <= SHALLOW {
-            return self.shallow(ctx, p, o, alpha, beta, passed);
-        }
-        ctx.nodes += 1;
-        let legal = moves(p, o);
-        if legal == 0 {
-            if passed {
-                return final_score(p, o, ctx.anti);
+/// The search tiers, compiled twice: portably, and on x86-64 with the bit-counting instructions (`popcnt`,
+/// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
+/// the second copy when the CPU has them.
+macro_rules! tiers {
+    ($(#[$attr:meta])*) => {
+        /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
+        $(#[$attr])*
+        pub(super) fn search(solver: &Solver, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+            let empty = !(p | o);
+            let n = empty.count_ones();
+            if n <= SHALLOW {
+                return shallow(ctx, p, o, alpha, beta, passed);
             }
-            return -self.search(ctx, o, p, -beta, -alpha, true);
-        }
-
-        // The table: a stored bound may settle the node; its best move goes first.
-        let use_table = n >= TABLE_MIN;
-        let key = if use_table { key_of(p, o) } else { 0 };
-        let mut table_move = None;
-        if use_table && let Some(b) = self.probe(key) {
-            if b.lower >= beta {
-                return b.lower;
+            ctx.nodes += 1;
+            let legal = moves(p, o);
+            if legal == 0 {
+                if passed {
+                    return final_score(p, o, ctx.anti);
+                }
+                return -search(solver, ctx, o, p, -beta, -alpha, true);
             }
-            if b.upper <= alpha || b.lower == b.upper {
-                return b.upper;
+
+            // The table: a stored bound may settle the node; its best move goes first.
+            let use_table = n >= TABLE_MIN;
+            let key = if use_table { key_of(p, o) } else { 0 };
+            let mut table_move = None;
+            if use_table && let Some(b) = solver.probe(key) {
+                if b.lower >= beta {
+                    return b.lower;
+                }
+                if b.upper <= alpha || b.lower == b.upper {
+                    return b.upper;
+                }
+                table_move = b.best;
+                alpha = alpha.max(b.lower);
+                beta = beta.min(b.upper);
             }
-            table_move = b.best;
-            alpha = alpha.max(b.lower);
-            beta = beta.min(b.upper);
-        }
 
-        // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
-        let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
-        if alpha >= 64 - 2 * keeper.count_ones() as i32 {
-            let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
-        }
-
-        // Order: table move, then fastest first (the opponent's weighted mobility), parity as a tie-break.
-        let parity = odd_quadrants(empty);
-        let mut list = [(0usize, 0u64, 0i32); 32];
-        let mut count = 0;
-        let mut rest = legal;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let f = flips(p, o, sq);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let reply = moves(np, no);
-            let score = if Some(sq) == table_move {
-                1 << 30
-            } else {
-                -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
-                    - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
-                    + corner_stability(no) * 64
-                    + if parity & (1 << sq) != 0 { 8 } else { 0 }
-            };
-            list[count] = (sq, f, score);
-            count += 1;
-        }
-
-        let original_alpha = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        for i in 0..count {
-            // Selection sort on the fly: most nodes cut off after a move or two.
-            let pick = (i..count).max_by_key(|&j| list[j].2).unwrap_or(i);
-            list.swap(i, pick);
-            let (sq, f, _) = list[i];
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let value = if i == 0 {
-                -self.search(ctx, np, no, -beta, -alpha, false)
-            } else {
-                let probe = -self.search(ctx, np, no, -alpha - 1, -alpha, false);
-                if probe > alpha && probe < beta { -self.search(ctx, np, no, -beta, -alpha, false) } else { probe }
-            };
-            if value > best {
-                best = value;
-                best_move = Some(sq);
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        break;
-                    }
+            // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
+            let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
+            if alpha >= 64 - 2 * keeper.count_ones() as i32 {
+                let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
+                if bound <= alpha {
+                    return bound;
                 }
             }
-        }
-        if use_table {
-            let (lower, upper) = if best >= beta {
-                (best, 64)
-            } else if best > original_alpha {
-                (best, best)
-            } else {
-                (-64, best)
-            };
-            self.store(key, Bounds { lower, upper, best: best_move });
-        }
-        best
-    }
 
-    /// The last few empties: no move generation, empties in odd quadrants first.
-    fn shallow(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        let empty = !(p | o);
-        if empty.count_ones() <= 1 {
-            return if empty == 0 {
-                final_score(p, o, ctx.anti)
-            } else {
-                self.last(ctx, p, o, empty.trailing_zeros() as usize)
-            };
-        }
-        ctx.nodes += 1;
-        let odd = odd_quadrants(empty);
-        let mut best = -INF;
-        for group in [empty & odd, empty & !odd] {
-            let mut rest = group;
+            // Order: table move, then fastest first (the opponent's weighted mobility), parity as a tie-break.
+            let parity = odd_quadrants(empty);
+            let mut list = [(0usize, 0u64, 0i32); 32];
+            let mut count = 0;
+            let mut rest = legal;
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let f = flips(p, o, sq);
-                if f == 0 {
-                    continue;
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                // Enhanced transposition cutoff: a child already known bad enough for the opponent settles the node.
+                if n >= ETC_MIN
+                    && let Some(child) = solver.probe(key_of(np, no))
+                    && -child.upper >= beta
+                {
+                    return -child.upper;
                 }
-                let value = -self.shallow(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
+                let reply = moves(np, no);
+                let score = if Some(sq) == table_move {
+                    1 << 30
+                } else {
+                    -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
+                        - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
+                        + corner_stability(no) * 64
+                        + if parity & (1 << sq) != 0 { 8 } else { 0 }
+                };
+                list[count] = (sq, f, score);
+                count += 1;
+            }
+
+            let original_alpha = alpha;
+            let mut best = -INF;
+            let mut best_move = None;
+            for i in 0..count {
+                // Selection sort on the fly: most nodes cut off after a move or two.
+                let pick = (i..count).max_by_key(|&j| list[j].2).unwrap_or(i);
+                list.swap(i, pick);
+                let (sq, f, _) = list[i];
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let value = if i == 0 {
+                    -search(solver, ctx, np, no, -beta, -alpha, false)
+                } else {
+                    let probe = -search(solver, ctx, np, no, -alpha - 1, -alpha, false);
+                    if probe > alpha && probe < beta { -search(solver, ctx, np, no, -beta, -alpha, false) } else { probe }
+                };
                 if value > best {
                     best = value;
+                    best_move = Some(sq);
                     if value > alpha {
                         alpha = value;
                         if value >= beta {
-                            return best;
+                            break;
                         }
                     }
                 }
             }
-        }
-        if best == -INF {
-            if passed {
-                return final_score(p, o, ctx.anti);
+            if use_table {
+                let (lower, upper) = if best >= beta {
+                    (best, 64)
+                } else if best > original_alpha {
+                    (best, best)
+                } else {
+                    (-64, best)
+                };
+                solver.store(key, Bounds { lower, upper, best: best_move });
             }
-            return -self.shallow(ctx, o, p, -beta, -alpha, true);
+            best
         }
-        best
-    }
 
-    /// The last empty square `sq`: whoever can, plays it; the result needs no search.
-    fn last(&self, ctx: &mut Context, p: u64, o: u64, sq: usize) -> i32 {
-        ctx.nodes += 1;
-        let bit = 1u64 << sq;
-        let f = flips(p, o, sq);
-        if f != 0 {
-            return final_score(p | f | bit, o ^ f, ctx.anti);
+        /// The last few empties: no move generation, empties in odd quadrants first.
+        $(#[$attr])*
+        fn shallow(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+            let empty = !(p | o);
+            if empty.count_ones() <= 1 {
+                return if empty == 0 {
+                    final_score(p, o, ctx.anti)
+                } else {
+                    last(ctx, p, o, empty.trailing_zeros() as usize)
+                };
+            }
+            ctx.nodes += 1;
+            let odd = odd_quadrants(empty);
+            let mut best = -INF;
+            for group in [empty & odd, empty & !odd] {
+                let mut rest = group;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let f = flips(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let value = -shallow(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
+                    if value > best {
+                        best = value;
+                        if value > alpha {
+                            alpha = value;
+                            if value >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+            if best == -INF {
+                if passed {
+                    return final_score(p, o, ctx.anti);
+                }
+                return -shallow(ctx, o, p, -beta, -alpha, true);
+            }
+            best
         }
-        let f = flips(o, p, sq);
-        if f != 0 {
-            return final_score(p ^ f, o | f | bit, ctx.anti);
+
+        /// The last empty square `sq`: whoever can, plays it; the result needs no search.
+        $(#[$attr])*
+        fn last(ctx: &mut Context, p: u64, o: u64, sq: usize) -> i32 {
+            ctx.nodes += 1;
+            let bit = 1u64 << sq;
+            let f = flips(p, o, sq);
+            if f != 0 {
+                return final_score(p | f | bit, o ^ f, ctx.anti);
+            }
+            let f = flips(o, p, sq);
+            if f != 0 {
+                return final_score(p ^ f, o | f | bit, ctx.anti);
+            }
+            final_score(p, o, ctx.anti)
         }
-        final_score(p, o, ctx.anti)
-    }
+    };
+}
+
+/// The tiers for any CPU.
+mod portable {
+    use super::*;
+    tiers!();
+}
+
+/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt` and `bmi1`.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::*;
+    tiers!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 /// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
-#[inline]
+#[inline(always)]
 fn corner_stability(p: u64) -> i32 {
     let next_to_corners = ((0x0100_0000_0000_0001 & p) << 1)
         | ((0x8000_0000_0000_0080 & p) >> 1)
@@ -307,7 +354,7 @@ fn corner_stability(p: u64) -> i32 {
 }
 
 /// The empties lying in quadrants with an odd number of empties.
-#[inline]
+#[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
     QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0, |m, q| m | q)
 }
