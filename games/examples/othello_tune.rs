@@ -1,5 +1,5 @@
 //! Tunes the Othello evaluation weights by self-play (coordinate ascent):
-//! `cargo run --release -p tabula-games --example othello_tune [rounds] [openings] [depth]`.
+//! `cargo run --release -p tabula-games --example othello_tune -- [rounds] [openings] [depth]` (defaults 2 48 3).
 //!
 //! Each candidate scales one weight of the current set by 3/2 or 2/3 and plays the current set twice from each of
 //! `openings` random 6-ply openings (once with each colour) at a fixed depth. A candidate scoring at least 54% (a
