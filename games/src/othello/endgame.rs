@@ -19,6 +19,9 @@ const TABLE_MIN: u32 = 8;
 /// Empties from which children are looked up in the table before any is searched.
 const ETC_MIN: u32 = 12;
 
+/// Empties from which the ordering also counts the mover's own moves after the move.
+const SORT_MIN: u32 = 12;
+
 /// More than any score.
 const INF: i32 = 100;
 
@@ -199,7 +202,8 @@ macro_rules! tiers {
                 }
             }
 
-            // Order: table move, then fastest first (the opponent's weighted mobility), parity as a tie-break.
+            // Order: table move, then fastest first (the opponent's weighted mobility), then the opponent's potential
+            // mobility, corner stability and parity; with many empties the mover's own mobility after the move too.
             let parity = odd_quadrants(empty);
             let mut list = [(0usize, 0u64, 0i32); 32];
             let mut count = 0;
@@ -224,6 +228,7 @@ macro_rules! tiers {
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
                         + corner_stability(no) * 64
                         + if parity & (1 << sq) != 0 { 8 } else { 0 }
+                        + if n >= SORT_MIN { (moves(no, np).count_ones() as i32) * 512 } else { 0 }
                 };
                 list[count] = (sq, f, score);
                 count += 1;
