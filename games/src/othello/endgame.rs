@@ -22,6 +22,9 @@ const ETC_MIN: u32 = 12;
 /// Empties from which the ordering also counts the mover's own moves after the move.
 const SORT_MIN: u32 = 12;
 
+/// Empties from which moves are ordered by a two-ply look with a quick estimate.
+const EVAL_SORT_MIN: u32 = 16;
+
 /// More than any score.
 const INF: i32 = 100;
 
@@ -223,6 +226,8 @@ macro_rules! tiers {
                 let reply = moves(np, no);
                 let score = if Some(sq) == table_move {
                     1 << 30
+                } else if n >= EVAL_SORT_MIN {
+                    -guess(np, no, 1) * 64 - (reply.count_ones() as i32) * 1024
                 } else {
                     -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
@@ -269,6 +274,32 @@ macro_rules! tiers {
                     (-64, best)
                 };
                 solver.store(key, Bounds { lower, upper, best: best_move });
+            }
+            best
+        }
+
+        /// A quick estimate for ordering with many empties: mobility (corners count double), corners and
+        /// potential mobility, looked at `depth` plies ahead, from the view of the owner of `p`.
+        $(#[$attr])*
+        fn guess(p: u64, o: u64, depth: u32) -> i32 {
+            let legal = moves(p, o);
+            if depth == 0 || legal == 0 {
+                let theirs = moves(o, p);
+                let empty = !(p | o);
+                let mobility = (legal.count_ones() + (legal & CORNERS).count_ones()) as i32
+                    - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
+                let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+                let potential =
+                    frontier_empties(o, empty).count_ones() as i32 - frontier_empties(p, empty).count_ones() as i32;
+                return mobility * 8 + corners * 40 + potential * 2;
+            }
+            let mut best = -INF * 100;
+            let mut rest = legal;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let f = flips(p, o, sq);
+                best = best.max(-guess(o ^ f, p ^ f ^ (1 << sq), depth - 1));
             }
             best
         }
