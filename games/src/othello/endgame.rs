@@ -394,3 +394,44 @@ fn corner_stability(p: u64) -> i32 {
 fn odd_quadrants(empty: u64) -> u64 {
     QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0, |m, q| m | q)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable tiers must agree with the ones the CPU picks (on x86-64 with AVX2, the other build).
+    #[test]
+    fn portable_and_dispatched_tiers_agree() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        for _ in 0..300 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+            // Random play down to 6-12 empties.
+            let target = 6 + (seed % 7) as u32;
+            while (!(p | o)).count_ones() > target {
+                let legal = moves(p, o);
+                if legal == 0 {
+                    if moves(o, p) == 0 {
+                        break;
+                    }
+                    (p, o) = (o, p);
+                    continue;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mut rest = legal;
+                for _ in 0..seed % u64::from(legal.count_ones()) {
+                    rest &= rest - 1;
+                }
+                let sq = rest.trailing_zeros() as usize;
+                let f = flips(p, o, sq);
+                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
+            }
+            let solver = Solver::new(8);
+            let mut ctx = Context { anti: seed.is_multiple_of(2), nodes: 0 };
+            let portable = portable::search(&solver, &mut ctx, p, o, -INF, INF, false);
+            solver.clear();
+            assert_eq!(solver.dispatch(&mut ctx, p, o, -INF, INF), portable, "p={p:#x} o={o:#x}");
+        }
+    }
+}
