@@ -1,11 +1,12 @@
 //! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
 //!
-//! Three tiers, as in Edax: with many empties, principal-variation search with fastest-first ordering (the
-//! opponent's weighted mobility after the move) and a transposition table; with fewer, the same without the table;
-//! with the last few, no move generation at all: the empties are tried in parity order (odd quadrants first), and
-//! the last empty is scored by counting flips alone. Scores are final disc margins (empties to the winner) from the
-//! view of the side to move, negated for anti-Othello.
-
+//! Three tiers, as in Edax. With many empties: principal-variation search, a transposition table of bounds (from
+//! [`TABLE_MIN`] empties; enhanced transposition cutoffs from [`ETC_MIN`]), a stability cutoff (the opponent's
+//! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
+//! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply quick estimate).
+//! With fewer, the same without the table. With the last [`SHALLOW`]: no move generation at all, the empties tried
+//! in parity order (odd quadrants first), and the last empty scored by counting flips alone. Scores are final disc
+//! margins (empties to the winner) from the view of the side to move, negated for anti-Othello.
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bitboard::{flips, frontier_empties, moves, stable};
