@@ -228,7 +228,7 @@ macro_rules! tiers {
                 let score = if Some(sq) == table_move {
                     1 << 30
                 } else if n >= EVAL_SORT_MIN {
-                    -guess(np, no, 1) * 64 - (reply.count_ones() as i32) * 1024
+                    -guess(np, no, 1) * 256 - (reply.count_ones() as i32) * 1024
                 } else {
                     -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
