@@ -1,5 +1,7 @@
 //! `tabula-cli`: Tabula without a window. Each subcommand lives in its own module; this file only dispatches.
 
+mod arena;
+mod bench;
 mod check_forbidden;
 mod check_vcf;
 mod perft;
@@ -34,6 +36,12 @@ enum Command {
         /// The puzzle file.
         file: PathBuf,
     },
+    /// Plays computer-versus-computer series to compare rule sets (first-player edge) or two levels.
+    Arena(arena::Args),
+    /// Searches fixed positions of each game to a fixed depth: nodes, time, nodes/s and a behaviour signature.
+    Bench(bench::Args),
+    /// Speaks the NBoard protocol on stdin and stdout, so NBoard and other Othello GUIs can use Tabula's engine.
+    Nboard,
 }
 
 fn main() -> ExitCode {
@@ -42,6 +50,12 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::CheckForbidden { file } => Ok(check_forbidden::run(&file)),
         Command::CheckVcf { file } => Ok(check_vcf::run(&file)),
+        Command::Arena(args) => arena::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Nboard => {
+            let stdin = std::io::stdin().lock();
+            tabula_cli::nboard::run(stdin, std::io::stdout()).map(|()| ExitCode::SUCCESS).map_err(|e| e.to_string())
+        }
     };
     match outcome {
         Ok(code) => code,

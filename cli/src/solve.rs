@@ -108,3 +108,37 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFO_40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;";
+
+    #[test]
+    fn reads_positions_and_skips_comments() {
+        let game = Othello::default();
+        let text = format!("% comment\n\n{FFO_40}\n");
+        let problems = parse_file(&game, "t.obf", &text).expect("valid file");
+        assert_eq!(problems.len(), 1);
+        assert_eq!((problems[0].line, problems[0].score), (3, 38));
+        assert_eq!(game.format_move(problems[0].best[0]), "a2");
+    }
+
+    #[test]
+    fn malformed_lines_name_file_and_line() {
+        let game = Othello::default();
+        let cases = [
+            (FFO_40.replace("O--O", "O--Q"), "t.obf:2: board: at character 4"),
+            (FFO_40.replace("A2:+38", "A2+38"), "t.obf:2: expected `move:score`"),
+            (FFO_40.replace("A2:+38", "A2:many"), "t.obf:2: score `many` is not a number"),
+            (FFO_40.replace("A2:+38", "Z2:+38"), "t.obf:2: move `Z2`"),
+            (FFO_40.replace("A2:+38", "H8:+38"), "t.obf:2: listed move h8 is not legal"),
+            (FFO_40.replace("; A2:+38;", ""), "t.obf:2: no `move:score` answers"),
+        ];
+        for (line, expected) in cases {
+            let err = parse_file(&game, "t.obf", &format!("% header\n{line}\n")).err().unwrap_or_default();
+            assert!(err.starts_with(expected), "{err}");
+        }
+    }
+}

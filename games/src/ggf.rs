@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 pub struct GgfGame {
     /// The board's side length (`TY` or the number in `BO`).
     pub size: usize,
-    /// The start position, row by row from the top: `*` black, `O` white, `-` empty.
+    /// The start position, row by row from the top: `*` black, `O` white, `-` empty (`X` and `.` are read too).
     pub board: String,
     /// Whether Black moves first from that position.
     pub black_to_move: bool,
@@ -94,15 +94,24 @@ fn parse_board(value: &str, offset: usize) -> Result<(usize, String, bool), GgfE
     if squares.chars().count() != size * size {
         return Err(error(offset, format!("BO has {} squares, expected {}", squares.chars().count(), size * size)));
     }
-    if let Some(bad) = squares.chars().find(|c| !matches!(c, '*' | 'O' | 'o' | '-')) {
+    if let Some(bad) = squares.chars().find(|c| !matches!(c, '*' | 'X' | 'x' | 'O' | 'o' | '-' | '.')) {
         return Err(error(offset, format!("BO has an unknown square '{bad}'")));
     }
+    let squares: String = squares
+        .chars()
+        .map(|c| match c {
+            'X' | 'x' => '*',
+            'o' => 'O',
+            '.' => '-',
+            other => other,
+        })
+        .collect();
     let black_to_move = match *side {
         "*" => true,
         "O" | "o" => false,
         other => return Err(error(offset, format!("BO must end with the side to move (* or O), not '{other}'"))),
     };
-    Ok((size, squares.replace('o', "O"), black_to_move))
+    Ok((size, squares, black_to_move))
 }
 
 /// Writes a game as GGF.

@@ -86,6 +86,8 @@ pub trait Match: Send {
     fn to_move(&self) -> Player;
     /// Whether the current position's legality check allows `cell`, and if not why.
     fn check_cell(&self, cell: Cell) -> Result<(), String>;
+    /// The notation of the move on `cell` in the current position, or why it is not legal.
+    fn cell_notation(&self, cell: Cell) -> Result<String, String>;
     /// Plays on `cell`, or says why not; the redo list is dropped.
     fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, String>;
     /// Whether the side to move must pass (its only legal move).
@@ -215,6 +217,13 @@ impl<G: BoardGame> Match for Session<G> {
             return Err("the game is over".into());
         }
         self.game.move_at(&self.state, cell).map(|_| ())
+    }
+
+    fn cell_notation(&self, cell: Cell) -> Result<String, String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        self.game.move_at(&self.state, cell).map(|mv| self.game.format_move(mv))
     }
 
     fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, String> {

@@ -42,20 +42,40 @@ fn random_position(game: &Othello, mut seed: u64, empties: u32) -> Position {
     state
 }
 
-#[test]
-fn ffo_40_is_a2_plus_38() {
+/// The FFO positions of the data file with their best moves and score.
+fn ffo_positions(game: &Othello) -> Vec<(Position, Vec<String>, i32)> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/ffo-40-59.obf");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let line = text.lines().find(|l| !l.starts_with('%')).expect("a position");
-    let (board, answer) = line.split_once(';').expect("board; answers");
-    assert_eq!(answer.trim(), "A2:+38;");
+    text.lines()
+        .filter(|l| !l.starts_with('%') && !l.trim().is_empty())
+        .map(|line| {
+            let mut fields = line.split(';').map(str::trim).filter(|f| !f.is_empty());
+            let pos = notation::parse_board(game, fields.next().expect("board")).expect("valid board");
+            let answers: Vec<(String, i32)> = fields
+                .map(|f| {
+                    let (mv, score) = f.split_once(':').expect("move:score");
+                    (mv.to_ascii_lowercase(), score.parse().expect("score"))
+                })
+                .collect();
+            let score = answers[0].1;
+            (pos, answers.into_iter().map(|a| a.0).collect(), score)
+        })
+        .collect()
+}
+
+#[test]
+fn ffo_40_and_41_are_solved_exactly() {
     let game = Othello::default();
-    let pos = notation::parse_board(&game, board).expect("valid board");
-    let mut searcher = Searcher::new(&game, 16);
-    let result = searcher.search(&game, &game.evaluator(true), &pos, &Limits::default(), &exact(), &mut |_| {});
-    assert_eq!(result.score, 38);
-    assert_eq!(result.best_move.map(|m| game.format_move(m)).as_deref(), Some("a2"));
-    assert!(result.proven);
+    let positions = ffo_positions(&game);
+    assert_eq!((positions[0].1.as_slice(), positions[0].2), (&["a2".to_string()][..], 38), "FFO #40 is a2 +38");
+    for (number, (pos, best, score)) in positions.iter().enumerate().take(2) {
+        let mut searcher = Searcher::new(&game, 16);
+        let result = searcher.search(&game, &game.evaluator(true), pos, &Limits::default(), &exact(), &mut |_| {});
+        let mv = result.best_move.map(|m| game.format_move(m)).unwrap_or_default();
+        assert_eq!(result.score, *score, "FFO #{}", 40 + number);
+        assert!(best.contains(&mv), "FFO #{}: {mv} is not among {best:?}", 40 + number);
+        assert!(result.proven);
+    }
 }
 
 #[test]

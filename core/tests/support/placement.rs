@@ -4,7 +4,7 @@
 
 use tabula_core::{Evaluator, Game, MoveParseError, Outcome, Player, Score};
 
-use super::random_tree::mix;
+use super::random_tree::{mix, random_outcome};
 
 /// A board of `cells` cells; every game ends after `height` moves at the latest.
 pub struct Placement {
@@ -64,11 +64,7 @@ impl Game for Placement {
     fn outcome(&self, s: &Claims) -> Option<Outcome> {
         let r = mix(s.hash, 3);
         if s.ply >= self.height.min(self.cells) || (s.ply > 1 && r.is_multiple_of(9)) {
-            Some(match r % 3 {
-                0 => Outcome::draw(),
-                1 => Outcome::win(Player::First),
-                _ => Outcome::win(Player::Second),
-            })
+            Some(random_outcome(r))
         } else {
             None
         }

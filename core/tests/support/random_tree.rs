@@ -28,6 +28,15 @@ pub fn mix(h: u64, x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A draw or a win for either side, picked by `r`.
+pub fn random_outcome(r: u64) -> Outcome {
+    match r % 3 {
+        0 => Outcome::draw(),
+        1 => Outcome::win(Player::First),
+        _ => Outcome::win(Player::Second),
+    }
+}
+
 impl RandomTree {
     fn branching(&self, n: &Node) -> u64 {
         1 + mix(n.hash, 1) % self.max_branching
@@ -71,15 +80,7 @@ impl Game for RandomTree {
 
     fn outcome(&self, n: &Node) -> Option<Outcome> {
         let r = mix(n.hash, 3);
-        if n.ply >= self.height || (n.ply > 0 && r.is_multiple_of(11)) {
-            Some(match r % 3 {
-                0 => Outcome::draw(),
-                1 => Outcome::win(Player::First),
-                _ => Outcome::win(Player::Second),
-            })
-        } else {
-            None
-        }
+        if n.ply >= self.height || (n.ply > 0 && r.is_multiple_of(11)) { Some(random_outcome(r)) } else { None }
     }
 
     fn hash(&self, n: &Node) -> u64 {

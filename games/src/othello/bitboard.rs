@@ -51,7 +51,7 @@ fn moves_along(p: u64, mask: u64, dir: u32) -> u64 {
 }
 
 /// The legal placements for the player owning `p` against `o`.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn moves(p: u64, o: u64) -> u64 {
     // Horizontal and diagonal runs may not include the edge columns, or shifts would wrap between rows.
@@ -61,7 +61,7 @@ pub fn moves(p: u64, o: u64) -> u64 {
 
 /// The opponent discs that a disc placed on the empty square `sq` by the owner of `p` would turn over (0 if the
 /// placement is illegal).
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     let rays = &RAYS[sq];
@@ -90,7 +90,7 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
 }
 
 /// The empty squares next to at least one disc of `o`: where the owner of `o`'s opponent may later get moves.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn frontier_empties(o: u64, empty: u64) -> u64 {
     let h = o & 0x7E7E_7E7E_7E7E_7E7E;
@@ -117,6 +117,7 @@ const fn build_diagonals() -> [u64; 30] {
 /// The discs of `p` that can never be flipped, given the discs of `o`: a disc is stable when, along each of the
 /// four lines through it, the line is full or a neighbour on that line is the edge or another stable disc of `p`.
 /// An under-estimate is fine for its use (the endgame's stability cutoff).
+#[inline(always)]
 #[must_use]
 pub fn stable(p: u64, o: u64) -> u64 {
     const COL_A: u64 = 0x0101_0101_0101_0101;
@@ -161,31 +162,55 @@ pub fn stable(p: u64, o: u64) -> u64 {
     }
 }
 
+/// A perft function, compiled portably and (on x86-64) with `popcnt`/`lzcnt`, which speed up bulk counting.
+macro_rules! perft_fn {
+    ($name:ident $(, #[$attr:meta])*) => {
+        $(#[$attr])*
+        fn $name(p: u64, o: u64, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            let mut legal = moves(p, o);
+            if legal == 0 {
+                if moves(o, p) == 0 {
+                    return 1;
+                }
+                return if depth == 1 { 1 } else { $name(o, p, depth - 1) };
+            }
+            if depth == 1 {
+                return u64::from(legal.count_ones());
+            }
+            let mut total = 0;
+            while legal != 0 {
+                let sq = legal.trailing_zeros() as usize;
+                legal &= legal - 1;
+                let f = flips(p, o, sq);
+                total += $name(o ^ f, p ^ f ^ (1 << sq), depth - 1);
+            }
+            total
+        }
+    };
+}
+
+perft_fn!(perft_portable);
+#[cfg(target_arch = "x86_64")]
+perft_fn!(perft_x86, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+
 /// Perft on the 8x8 board with bulk counting at the last ply: the number of leaves `depth` plies below the
 /// position where `p` is to move, a pass counting as a ply and a finished game as one leaf at every depth.
 #[must_use]
 pub fn perft(p: u64, o: u64, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("avx2")
+    {
+        // SAFETY: the CPU has every feature `perft_x86` was compiled for.
+        return unsafe { perft_x86(p, o, depth) };
     }
-    let mut legal = moves(p, o);
-    if legal == 0 {
-        if moves(o, p) == 0 {
-            return 1;
-        }
-        return if depth == 1 { 1 } else { perft(o, p, depth - 1) };
-    }
-    if depth == 1 {
-        return u64::from(legal.count_ones());
-    }
-    let mut total = 0;
-    while legal != 0 {
-        let sq = legal.trailing_zeros() as usize;
-        legal &= legal - 1;
-        let f = flips(p, o, sq);
-        total += perft(o ^ f, p ^ f ^ (1 << sq), depth - 1);
-    }
-    total
+    perft_portable(p, o, depth)
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
 //!
-//! Three tiers, as in Edax: with many empties, principal-variation search with fastest-first ordering (the
-//! opponent's weighted mobility after the move) and a transposition table; with fewer, the same without the table;
-//! with the last few, no move generation at all: the empties are tried in parity order (odd quadrants first), and
-//! the last empty is scored by counting flips alone. Scores are final disc margins (empties to the winner) from the
-//! view of the side to move, negated for anti-Othello.
-
+//! Three tiers, as in Edax. With many empties: principal-variation search, a transposition table of bounds (from
+//! [`TABLE_MIN`] empties; enhanced transposition cutoffs from [`ETC_MIN`]), a stability cutoff (the opponent's
+//! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
+//! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply quick estimate).
+//! With fewer, the same without the table. With the last [`SHALLOW`]: no move generation at all, the empties tried
+//! in parity order (odd quadrants first), and the last empty scored by counting flips alone. Scores are final disc
+//! margins (empties to the winner) from the view of the side to move, negated for anti-Othello.
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bitboard::{flips, frontier_empties, moves, stable};
@@ -15,6 +16,15 @@ const SHALLOW: u32 = 6;
 
 /// Empties from which results are kept in the solver's transposition table.
 const TABLE_MIN: u32 = 8;
+
+/// Empties from which children are looked up in the table before any is searched.
+const ETC_MIN: u32 = 12;
+
+/// Empties from which the ordering also counts the mover's own moves after the move.
+const SORT_MIN: u32 = 12;
+
+/// Empties from which moves are ordered by a two-ply look with a quick estimate.
+const EVAL_SORT_MIN: u32 = 16;
 
 /// More than any score.
 const INF: i32 = 100;
@@ -56,7 +66,7 @@ fn key_of(p: u64, o: u64) -> u64 {
 }
 
 /// The final score with the empties going to the winner, from the view of the owner of `p`.
-#[inline]
+#[inline(always)]
 fn final_score(p: u64, o: u64, anti: bool) -> i32 {
     let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
     let diff = pc - oc;
@@ -98,9 +108,23 @@ impl Solver {
         let mut ctx = Context { anti, nodes: 0 };
         let alpha = alpha.clamp(-INF, INF);
         let beta = beta.clamp(-INF, INF);
-        let value = self.search(&mut ctx, p, o, alpha, beta, false);
+        let value = Self::dispatch(self, &mut ctx, p, o, alpha, beta);
         *nodes += ctx.nodes;
         value
+    }
+
+    fn dispatch(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("avx2")
+        {
+            // SAFETY: the CPU has every feature the `x86` tiers were compiled for.
+            return unsafe { x86::search(self, ctx, p, o, alpha, beta, false) };
+        }
+        portable::search(self, ctx, p, o, alpha, beta, false)
     }
 
     fn probe(&self, key: u64) -> Option<Bounds> {
@@ -133,171 +157,231 @@ impl Solver {
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
     }
+}
 
-    /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
-    fn search(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
-        let empty = !(p | o);
-        let n = empty.count_ones();
-        if n <= SHALLOW {
-            return self.shallow(ctx, p, o, alpha, beta, passed);
-        }
-        ctx.nodes += 1;
-        let legal = moves(p, o);
-        if legal == 0 {
-            if passed {
-                return final_score(p, o, ctx.anti);
+/// The search tiers, compiled twice: portably, and on x86-64 with the bit-counting instructions (`popcnt`,
+/// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
+/// the second copy when the CPU has them.
+macro_rules! tiers {
+    ($(#[$attr:meta])*) => {
+        /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
+        $(#[$attr])*
+        pub(super) fn search(solver: &Solver, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+            let empty = !(p | o);
+            let n = empty.count_ones();
+            if n <= SHALLOW {
+                return shallow(ctx, p, o, alpha, beta, passed);
             }
-            return -self.search(ctx, o, p, -beta, -alpha, true);
-        }
-
-        // The table: a stored bound may settle the node; its best move goes first.
-        let use_table = n >= TABLE_MIN;
-        let key = if use_table { key_of(p, o) } else { 0 };
-        let mut table_move = None;
-        if use_table && let Some(b) = self.probe(key) {
-            if b.lower >= beta {
-                return b.lower;
+            ctx.nodes += 1;
+            let legal = moves(p, o);
+            if legal == 0 {
+                if passed {
+                    return final_score(p, o, ctx.anti);
+                }
+                return -search(solver, ctx, o, p, -beta, -alpha, true);
             }
-            if b.upper <= alpha || b.lower == b.upper {
-                return b.upper;
+
+            // The table: a stored bound may settle the node; its best move goes first.
+            let use_table = n >= TABLE_MIN;
+            let key = if use_table { key_of(p, o) } else { 0 };
+            let mut table_move = None;
+            if use_table && let Some(b) = solver.probe(key) {
+                if b.lower >= beta {
+                    return b.lower;
+                }
+                if b.upper <= alpha || b.lower == b.upper {
+                    return b.upper;
+                }
+                table_move = b.best;
+                alpha = alpha.max(b.lower);
+                beta = beta.min(b.upper);
             }
-            table_move = b.best;
-            alpha = alpha.max(b.lower);
-            beta = beta.min(b.upper);
-        }
 
-        // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
-        let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
-        if alpha >= 64 - 2 * keeper.count_ones() as i32 {
-            let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
-        }
-
-        // Order: table move, then fastest first (the opponent's weighted mobility), parity as a tie-break.
-        let parity = odd_quadrants(empty);
-        let mut list = [(0usize, 0u64, 0i32); 32];
-        let mut count = 0;
-        let mut rest = legal;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let f = flips(p, o, sq);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let reply = moves(np, no);
-            let score = if Some(sq) == table_move {
-                1 << 30
-            } else {
-                -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
-                    - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
-                    + corner_stability(no) * 64
-                    + if parity & (1 << sq) != 0 { 8 } else { 0 }
-            };
-            list[count] = (sq, f, score);
-            count += 1;
-        }
-
-        let original_alpha = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        for i in 0..count {
-            // Selection sort on the fly: most nodes cut off after a move or two.
-            let pick = (i..count).max_by_key(|&j| list[j].2).unwrap_or(i);
-            list.swap(i, pick);
-            let (sq, f, _) = list[i];
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let value = if i == 0 {
-                -self.search(ctx, np, no, -beta, -alpha, false)
-            } else {
-                let probe = -self.search(ctx, np, no, -alpha - 1, -alpha, false);
-                if probe > alpha && probe < beta { -self.search(ctx, np, no, -beta, -alpha, false) } else { probe }
-            };
-            if value > best {
-                best = value;
-                best_move = Some(sq);
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        break;
-                    }
+            // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
+            let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
+            if alpha >= 64 - 2 * keeper.count_ones() as i32 {
+                let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
+                if bound <= alpha {
+                    return bound;
                 }
             }
-        }
-        if use_table {
-            let (lower, upper) = if best >= beta {
-                (best, 64)
-            } else if best > original_alpha {
-                (best, best)
-            } else {
-                (-64, best)
-            };
-            self.store(key, Bounds { lower, upper, best: best_move });
-        }
-        best
-    }
 
-    /// The last few empties: no move generation, empties in odd quadrants first.
-    fn shallow(&self, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        let empty = !(p | o);
-        if empty.count_ones() <= 1 {
-            return if empty == 0 {
-                final_score(p, o, ctx.anti)
-            } else {
-                self.last(ctx, p, o, empty.trailing_zeros() as usize)
-            };
-        }
-        ctx.nodes += 1;
-        let odd = odd_quadrants(empty);
-        let mut best = -INF;
-        for group in [empty & odd, empty & !odd] {
-            let mut rest = group;
+            // Order: table move, then fastest first (the opponent's weighted mobility), then the opponent's potential
+            // mobility, corner stability and parity; with many empties the mover's own mobility after the move too.
+            let parity = odd_quadrants(empty);
+            let mut list = [(0usize, 0u64, 0i32); 32];
+            let mut count = 0;
+            let mut rest = legal;
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let f = flips(p, o, sq);
-                if f == 0 {
-                    continue;
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                // Enhanced transposition cutoff: a child already known bad enough for the opponent settles the node.
+                if n >= ETC_MIN
+                    && let Some(child) = solver.probe(key_of(np, no))
+                    && -child.upper >= beta
+                {
+                    return -child.upper;
                 }
-                let value = -self.shallow(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
+                let reply = moves(np, no);
+                let score = if Some(sq) == table_move {
+                    1 << 30
+                } else if n >= EVAL_SORT_MIN {
+                    -guess(np, no, 1) * 256 - (reply.count_ones() as i32) * 1024
+                } else {
+                    -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
+                        - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
+                        + corner_stability(no) * 64
+                        + if parity & (1 << sq) != 0 { 8 } else { 0 }
+                        + if n >= SORT_MIN { (moves(no, np).count_ones() as i32) * 512 } else { 0 }
+                };
+                list[count] = (sq, f, score);
+                count += 1;
+            }
+
+            let original_alpha = alpha;
+            let mut best = -INF;
+            let mut best_move = None;
+            for i in 0..count {
+                // Selection sort on the fly: most nodes cut off after a move or two.
+                let pick = (i..count).max_by_key(|&j| list[j].2).unwrap_or(i);
+                list.swap(i, pick);
+                let (sq, f, _) = list[i];
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let value = if i == 0 {
+                    -search(solver, ctx, np, no, -beta, -alpha, false)
+                } else {
+                    let probe = -search(solver, ctx, np, no, -alpha - 1, -alpha, false);
+                    if probe > alpha && probe < beta { -search(solver, ctx, np, no, -beta, -alpha, false) } else { probe }
+                };
                 if value > best {
                     best = value;
+                    best_move = Some(sq);
                     if value > alpha {
                         alpha = value;
                         if value >= beta {
-                            return best;
+                            break;
                         }
                     }
                 }
             }
-        }
-        if best == -INF {
-            if passed {
-                return final_score(p, o, ctx.anti);
+            if use_table {
+                let (lower, upper) = if best >= beta {
+                    (best, 64)
+                } else if best > original_alpha {
+                    (best, best)
+                } else {
+                    (-64, best)
+                };
+                solver.store(key, Bounds { lower, upper, best: best_move });
             }
-            return -self.shallow(ctx, o, p, -beta, -alpha, true);
+            best
         }
-        best
-    }
 
-    /// The last empty square `sq`: whoever can, plays it; the result needs no search.
-    fn last(&self, ctx: &mut Context, p: u64, o: u64, sq: usize) -> i32 {
-        ctx.nodes += 1;
-        let bit = 1u64 << sq;
-        let f = flips(p, o, sq);
-        if f != 0 {
-            return final_score(p | f | bit, o ^ f, ctx.anti);
+        /// A quick estimate for ordering with many empties: mobility (corners count double), corners and
+        /// potential mobility, looked at `depth` plies ahead, from the view of the owner of `p`.
+        $(#[$attr])*
+        fn guess(p: u64, o: u64, depth: u32) -> i32 {
+            let legal = moves(p, o);
+            if depth == 0 || legal == 0 {
+                let theirs = moves(o, p);
+                let empty = !(p | o);
+                let mobility = (legal.count_ones() + (legal & CORNERS).count_ones()) as i32
+                    - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
+                let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+                let potential =
+                    frontier_empties(o, empty).count_ones() as i32 - frontier_empties(p, empty).count_ones() as i32;
+                return mobility * 8 + corners * 40 + potential * 2;
+            }
+            let mut best = -INF * 100;
+            let mut rest = legal;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let f = flips(p, o, sq);
+                best = best.max(-guess(o ^ f, p ^ f ^ (1 << sq), depth - 1));
+            }
+            best
         }
-        let f = flips(o, p, sq);
-        if f != 0 {
-            return final_score(p ^ f, o | f | bit, ctx.anti);
+
+        /// The last few empties: no move generation, empties in odd quadrants first.
+        $(#[$attr])*
+        fn shallow(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+            let empty = !(p | o);
+            if empty.count_ones() <= 1 {
+                return if empty == 0 {
+                    final_score(p, o, ctx.anti)
+                } else {
+                    last(ctx, p, o, empty.trailing_zeros() as usize)
+                };
+            }
+            ctx.nodes += 1;
+            let odd = odd_quadrants(empty);
+            let mut best = -INF;
+            for group in [empty & odd, empty & !odd] {
+                let mut rest = group;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let f = flips(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let value = -shallow(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
+                    if value > best {
+                        best = value;
+                        if value > alpha {
+                            alpha = value;
+                            if value >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+            if best == -INF {
+                if passed {
+                    return final_score(p, o, ctx.anti);
+                }
+                return -shallow(ctx, o, p, -beta, -alpha, true);
+            }
+            best
         }
-        final_score(p, o, ctx.anti)
-    }
+
+        /// The last empty square `sq`: whoever can, plays it; the result needs no search.
+        $(#[$attr])*
+        fn last(ctx: &mut Context, p: u64, o: u64, sq: usize) -> i32 {
+            ctx.nodes += 1;
+            let bit = 1u64 << sq;
+            let f = flips(p, o, sq);
+            if f != 0 {
+                return final_score(p | f | bit, o ^ f, ctx.anti);
+            }
+            let f = flips(o, p, sq);
+            if f != 0 {
+                return final_score(p ^ f, o | f | bit, ctx.anti);
+            }
+            final_score(p, o, ctx.anti)
+        }
+    };
+}
+
+/// The tiers for any CPU.
+mod portable {
+    use super::*;
+    tiers!();
+}
+
+/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt` and `bmi1`.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::*;
+    tiers!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 /// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
-#[inline]
+#[inline(always)]
 fn corner_stability(p: u64) -> i32 {
     let next_to_corners = ((0x0100_0000_0000_0001 & p) << 1)
         | ((0x8000_0000_0000_0080 & p) >> 1)
@@ -307,7 +391,48 @@ fn corner_stability(p: u64) -> i32 {
 }
 
 /// The empties lying in quadrants with an odd number of empties.
-#[inline]
+#[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
     QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0, |m, q| m | q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable tiers must agree with the ones the CPU picks (on x86-64 with AVX2, the other build).
+    #[test]
+    fn portable_and_dispatched_tiers_agree() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        for _ in 0..300 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+            // Random play down to 6-12 empties.
+            let target = 6 + (seed % 7) as u32;
+            while (!(p | o)).count_ones() > target {
+                let legal = moves(p, o);
+                if legal == 0 {
+                    if moves(o, p) == 0 {
+                        break;
+                    }
+                    (p, o) = (o, p);
+                    continue;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mut rest = legal;
+                for _ in 0..seed % u64::from(legal.count_ones()) {
+                    rest &= rest - 1;
+                }
+                let sq = rest.trailing_zeros() as usize;
+                let f = flips(p, o, sq);
+                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
+            }
+            let solver = Solver::new(8);
+            let mut ctx = Context { anti: seed.is_multiple_of(2), nodes: 0 };
+            let portable = portable::search(&solver, &mut ctx, p, o, -INF, INF, false);
+            solver.clear();
+            assert_eq!(solver.dispatch(&mut ctx, p, o, -INF, INF), portable, "p={p:#x} o={o:#x}");
+        }
+    }
 }

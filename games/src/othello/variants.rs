@@ -7,7 +7,7 @@ use super::Othello;
 /// The board: squares per side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum BoardSize {
-    /// 6x6: a small board, solved by computers (perfect play loses by 16-20 for Black).
+    /// 6x6: a small board, solved by computers (perfect play ends 16-20, a win for White).
     Six,
     /// 8x8: standard Othello.
     #[default]

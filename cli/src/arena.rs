@@ -1,0 +1,267 @@
+//! `tabula-cli arena`: computer-versus-computer series to compare rule sets, or to compare two levels.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use tabula_core::{Level, Levels};
+use tabula_games::arena::{SeriesConfig, SeriesSummary, run_series};
+use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec, config};
+
+/// Arguments of `arena`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game: gomoku or othello.
+    #[arg(long)]
+    game: String,
+    /// Rule sets to compare, comma-separated (default: all of the game's).
+    #[arg(long, value_delimiter = ',')]
+    rules: Vec<String>,
+    /// The board size, where the rule sets allow a choice.
+    #[arg(long)]
+    size: Option<usize>,
+    /// The level of both sides (a name from the configuration, or a search depth).
+    #[arg(long, default_value = "Easy")]
+    level: String,
+    /// Black's level, to pit two levels against each other (colours alternate between games).
+    #[arg(long)]
+    black_level: Option<String>,
+    /// White's level (see --black-level).
+    #[arg(long)]
+    white_level: Option<String>,
+    /// Two levels A,B that play each other with colours alternating.
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    levels: Vec<String>,
+    /// Games per rule set (rounded up to an even number: each opening is played with both colour assignments).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Random plies of each opening (default: 4 for Gomoku, 6 for Othello).
+    #[arg(long)]
+    opening: Option<usize>,
+    /// The seed for openings and the levels' randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: the available cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print JSON instead of a table.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV instead of a table.
+    #[arg(long)]
+    csv: bool,
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// One rule set's results, as printed.
+#[derive(Serialize)]
+struct Row {
+    rule_set: String,
+    level_a: String,
+    level_b: String,
+    games: usize,
+    first_wins: usize,
+    second_wins: usize,
+    draws: usize,
+    first_score: f64,
+    first_score_ci95: f64,
+    level_a_wins: usize,
+    level_b_wins: usize,
+    level_a_score: f64,
+    level_a_score_ci95: f64,
+    average_plies: f64,
+    average_move_ms: f64,
+}
+
+/// A level by configured name, or a plain search depth.
+fn find_level(levels: &Levels, name: &str) -> Result<Level, String> {
+    if let Ok(depth) = name.trim().parse::<u32>() {
+        return if depth == 0 { Err("a depth must be at least 1".into()) } else { Ok(Level::custom(depth)) };
+    }
+    levels.get(name).cloned().ok_or_else(|| {
+        let known: Vec<&str> = levels.all().iter().map(|l| l.name.as_str()).collect();
+        format!("unknown level `{name}` (known: {}, or a depth)", known.join(", "))
+    })
+}
+
+struct Series<'a> {
+    config: SeriesConfig,
+    bar: &'a ProgressBar,
+}
+
+impl GameVisitor for Series<'_> {
+    type Output = SeriesSummary;
+    fn visit<G: BoardGame>(self, game: G) -> SeriesSummary {
+        let stop = AtomicBool::new(false);
+        run_series(&game, &self.config, &stop, &|_| self.bar.inc(1))
+    }
+}
+
+/// Plays the series and prints one row per rule set.
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    let game =
+        GameKind::from_id(&args.game).ok_or_else(|| format!("unknown game `{}` (gomoku or othello)", args.game))?;
+    let levels = config::load_levels().map_err(|e| e.to_string())?;
+    let (a, b) = match (&args.black_level, &args.white_level, args.levels.as_slice()) {
+        (_, _, [a, b]) => (find_level(&levels, a)?, find_level(&levels, b)?),
+        (_, _, [_, ..]) => return Err("--levels takes exactly two levels, A,B".into()),
+        (Some(black), Some(white), []) => (find_level(&levels, black)?, find_level(&levels, white)?),
+        (None, None, []) => {
+            let level = find_level(&levels, &args.level)?;
+            (level.clone(), level)
+        }
+        _ => return Err("give both --black-level and --white-level".into()),
+    };
+    let rule_sets: Vec<String> = if args.rules.is_empty() {
+        game.rule_sets().iter().map(|s| s.id.to_string()).collect()
+    } else {
+        args.rules.clone()
+    };
+    let openings = args.games.div_ceil(2).max(1);
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bar =
+        if args.quiet { ProgressBar::hidden() } else { ProgressBar::new((openings * 2 * rule_sets.len()) as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} games, {elapsed} (eta {eta})")
+            .map_err(|e| e.to_string())?
+            .progress_chars("=> "),
+    );
+    let mut rows = Vec::new();
+    for rule_set in &rule_sets {
+        let spec = MatchSpec { game, rule_set: rule_set.clone(), board_size: args.size };
+        bar.set_prefix(spec.rule_set_name());
+        let config = SeriesConfig {
+            openings,
+            opening_plies: args.opening.unwrap_or(match game {
+                GameKind::Gomoku => 4,
+                GameKind::Othello => 6,
+            }),
+            levels: [a.clone(), b.clone()],
+            seed: args.seed,
+            threads,
+            table_megabytes: 16,
+        };
+        let summary = spec.visit(Series { config, bar: &bar })?;
+        rows.push(row(&spec, &a, &b, &summary));
+    }
+    bar.finish_and_clear();
+    let versus = a.name != b.name || args.black_level.is_some() || !args.levels.is_empty();
+    let mut out = std::io::stdout().lock();
+    let printed = if args.json {
+        serde_json::to_writer_pretty(&mut out, &rows).map_err(std::io::Error::from).and_then(|()| writeln!(out))
+    } else if args.csv {
+        print_csv(&mut out, &rows)
+    } else {
+        print_table(&mut out, &rows, versus)
+    };
+    match printed {
+        // A reader that stopped early (`| head`) is not an error of ours.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot print the results: {e}")),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+fn row(spec: &MatchSpec, a: &Level, b: &Level, s: &SeriesSummary) -> Row {
+    let (first_score, first_score_ci95) = s.first_player_score();
+    let (level_a_score, level_a_score_ci95) = s.level_a_score();
+    Row {
+        rule_set: spec.rule_set_name(),
+        level_a: a.name.clone(),
+        level_b: b.name.clone(),
+        games: s.games,
+        first_wins: s.first_wins,
+        second_wins: s.second_wins,
+        draws: s.draws,
+        first_score,
+        first_score_ci95,
+        level_a_wins: s.level_wins[0],
+        level_b_wins: s.level_wins[1],
+        level_a_score,
+        level_a_score_ci95,
+        average_plies: s.average_length(),
+        average_move_ms: ms(s.average_move_time()),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Result<()> {
+    let width = rows.iter().map(|r| r.rule_set.len()).max().unwrap_or(8).max(8);
+    write!(out, "{:<width$}  games  1st wins  2nd wins  draws  1st score (95% CI)", "rule set")?;
+    if versus {
+        write!(out, "  A wins  B wins  A score (95% CI)")?;
+    }
+    writeln!(out, "  avg plies  ms/move")?;
+    for r in rows {
+        write!(
+            out,
+            "{:<width$}  {:>5}  {:>8}  {:>8}  {:>5}  {:>6.1}% ± {:>4.1}%   ",
+            r.rule_set,
+            r.games,
+            r.first_wins,
+            r.second_wins,
+            r.draws,
+            100.0 * r.first_score,
+            100.0 * r.first_score_ci95
+        )?;
+        if versus {
+            write!(
+                out,
+                "  {:>6}  {:>6}  {:>6.1}% ± {:>4.1}% ",
+                r.level_a_wins,
+                r.level_b_wins,
+                100.0 * r.level_a_score,
+                100.0 * r.level_a_score_ci95
+            )?;
+        }
+        writeln!(out, "  {:>9.1}  {:>7.1}", r.average_plies, r.average_move_ms)?;
+    }
+    if let Some(r) = rows.first()
+        && versus
+    {
+        writeln!(out, "A = {}, B = {}", r.level_a, r.level_b)?;
+    }
+    Ok(())
+}
+
+fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "rule_set,level_a,level_b,games,first_wins,second_wins,draws,first_score,first_score_ci95,level_a_wins,\
+         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3}",
+            csv_field(&r.rule_set),
+            csv_field(&r.level_a),
+            csv_field(&r.level_b),
+            r.games,
+            r.first_wins,
+            r.second_wins,
+            r.draws,
+            r.first_score,
+            r.first_score_ci95,
+            r.level_a_wins,
+            r.level_b_wins,
+            r.level_a_score,
+            r.level_a_score_ci95,
+            r.average_plies,
+            r.average_move_ms
+        )?;
+    }
+    Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma or a quote.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
+}

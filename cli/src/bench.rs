@@ -1,0 +1,115 @@
+//! `tabula-cli bench`: a fixed set of positions per game searched to a fixed depth with a fixed seed. It prints
+//! nodes, time and speed, and a signature of node counts and scores that changes whenever search behaviour does.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use tabula_core::{Limits, SearchOptions, Searcher};
+use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec};
+
+/// Arguments of `bench`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The depth of every search (default: 5 for Gomoku, 8 for Othello).
+    #[arg(long)]
+    depth: Option<u32>,
+}
+
+/// The benchmark positions: a rule set and the moves that lead to each position.
+fn positions(game: GameKind) -> (&'static str, u32, &'static [&'static str]) {
+    match game {
+        GameKind::Gomoku => (
+            "freestyle",
+            5,
+            &[
+                "h8",
+                "h8 i9 g9 i7 i8 g8",
+                "h8 h9 i8 g8 j8 k8 i9 i7 j10 k11 g7 f6",
+                "h8 i9 j8 g8 i7 h7 g6 j9 h9 h10 f7 e8 k9",
+            ],
+        ),
+        GameKind::Othello => (
+            "othello",
+            8,
+            &[
+                "",
+                "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7",
+                "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 g6 f8 f7 g5 h6 h4 g4 h3 c5",
+                "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 g6 f8 f7 g5 h6 h4 g4 h3 c5 e3 b4 h5 g3 h7 e8 e2 c8 c6 c7 a4 f2",
+            ],
+        ),
+    }
+}
+
+/// One searched position.
+struct Measured {
+    nodes: u64,
+    score: i32,
+    time: Duration,
+}
+
+struct Bench {
+    moves: &'static [&'static str],
+    depth: u32,
+}
+
+impl GameVisitor for Bench {
+    type Output = Result<Vec<Measured>, String>;
+    fn visit<G: BoardGame>(self, game: G) -> Self::Output {
+        let evaluator = game.evaluator(false);
+        let mut results = Vec::new();
+        for (i, line) in self.moves.iter().enumerate() {
+            let mut state = game.initial_state();
+            for text in line.split_whitespace() {
+                let mv = game.parse_move(&state, text).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+                game.make(&mut state, mv);
+            }
+            let mut searcher = Searcher::new(&game, 16);
+            let options = SearchOptions { seed: 1, ..SearchOptions::default() };
+            let clock = Instant::now();
+            let r = searcher.search(&game, &evaluator, &state, &Limits::depth(self.depth), &options, &mut |_| {});
+            results.push(Measured { nodes: r.nodes, score: r.score, time: clock.elapsed() });
+        }
+        Ok(results)
+    }
+}
+
+/// FNV-1a over the node counts and scores.
+fn signature(results: &[Measured]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for r in results {
+        for byte in r.nodes.to_le_bytes().into_iter().chain(r.score.to_le_bytes()) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// Runs the benchmark for both games and prints a line per position and a total per game.
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    for game in GameKind::ALL {
+        let (rule_set, default_depth, moves) = positions(game);
+        let depth = args.depth.unwrap_or(default_depth);
+        let spec = MatchSpec { game, rule_set: rule_set.to_string(), board_size: None };
+        let results = spec.visit(Bench { moves, depth })??;
+        println!("{} ({}), depth {depth}", game.name(), spec.rule_set_name());
+        for (i, r) in results.iter().enumerate() {
+            println!(
+                "  position {}: {:>10} nodes {:>8.3} s {:>10.0} nodes/s  score {:+}",
+                i + 1,
+                r.nodes,
+                r.time.as_secs_f64(),
+                r.nodes as f64 / r.time.as_secs_f64().max(1e-9),
+                r.score
+            );
+        }
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        let time: f64 = results.iter().map(|r| r.time.as_secs_f64()).sum();
+        println!(
+            "  total: {nodes} nodes {time:.3} s {:.0} nodes/s  signature {:016x}",
+            nodes as f64 / time.max(1e-9),
+            signature(&results)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

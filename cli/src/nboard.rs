@@ -1,0 +1,289 @@
+//! The NBoard protocol: Tabula's Othello engine for NBoard and other Othello GUIs, on stdin and stdout.
+//!
+//! Commands are answered in order, one at a time, so `ping N` is answered with `pong N` only after everything
+//! before it. While a search runs it reports `status` lines.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use tabula_core::{Game, Level, score};
+use tabula_games::othello::{self, Move, Othello, Position};
+use tabula_games::{Engine, ggf};
+
+/// The depth NBoard starts with until it sends `set depth`.
+const DEFAULT_DEPTH: u32 = 10;
+
+/// The most characters a command line may have.
+const MAX_LINE: usize = 1 << 16;
+
+/// The engine's game and settings.
+struct Session {
+    game: Othello,
+    start: Position,
+    position: Position,
+    depth: u32,
+    engine: Engine<Othello>,
+}
+
+impl Session {
+    fn new() -> Session {
+        let game = Othello::new(othello::Rules::default());
+        let start = game.initial_state();
+        Session { engine: Engine::new(game.clone()), position: start.clone(), start, game, depth: DEFAULT_DEPTH }
+    }
+
+    /// The level for the current depth: search `depth` plies, solve exactly from twice as many empties.
+    fn level(&self) -> Level {
+        Level {
+            name: format!("nboard depth {}", self.depth),
+            depth: self.depth,
+            time_ms: None,
+            randomness: 0,
+            exact_empties: Some((self.depth * 2).min(24)),
+        }
+    }
+
+    /// Plays a move given in NBoard notation (`f5`, `PA`, optionally followed by `/eval/time`). A pass the
+    /// transcript left out is inserted when the side to move has no placement.
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        let token = text.split('/').next().unwrap_or("").trim();
+        let token = if token.eq_ignore_ascii_case("pa") { "pass" } else { token };
+        let mv = othello::notation::parse_square(self.game.size(), token).map_err(|e| format!("move '{token}' {e}"))?;
+        if !mv.is_pass() && !self.game.is_legal(&self.position, mv) && self.game.pass_is_forced(&self.position) {
+            self.game.make(&mut self.position, Move::PASS);
+        }
+        if !self.game.is_legal(&self.position, mv) {
+            return Err(format!("move '{token}' is not legal in this position"));
+        }
+        self.game.make(&mut self.position, mv);
+        Ok(())
+    }
+
+    /// Replaces the game with one given in GGF.
+    fn set_game(&mut self, text: &str) -> Result<(), String> {
+        let parsed = ggf::parse(text).map_err(|e| e.to_string())?;
+        let rules = othello::Rules {
+            size: match parsed.size {
+                6 => othello::variants::BoardSize::Six,
+                8 => othello::variants::BoardSize::Eight,
+                10 => othello::variants::BoardSize::Ten,
+                n => return Err(format!("a {n}x{n} board is not supported (6, 8 or 10)")),
+            },
+            ..othello::Rules::default()
+        };
+        let game = Othello::new(rules);
+        let side = if parsed.black_to_move { 'X' } else { 'O' };
+        let start = othello::notation::parse_board(&game, &format!("{} {side}", parsed.board))
+            .map_err(|e| format!("GGF board: {e}"))?;
+        let previous = (self.game.clone(), self.start.clone(), self.position.clone());
+        if game.size() != self.game.size() {
+            self.engine = Engine::new(game.clone());
+        }
+        self.game = game;
+        self.start = start.clone();
+        self.position = start;
+        for (i, mv) in parsed.moves.iter().enumerate() {
+            if let Err(e) = self.play(mv) {
+                (self.game, self.start, self.position) = previous;
+                self.engine = Engine::new(self.game.clone());
+                return Err(format!("GGF move {}: {e}", i + 1));
+            }
+        }
+        Ok(())
+    }
+
+    /// The score for NBoard, in discs from the side to move's view.
+    fn nboard_eval(&self, value: score::Score, exact: bool) -> f64 {
+        if exact {
+            f64::from(value)
+        } else if score::is_mate(value) {
+            let cells = (self.game.size() * self.game.size()) as f64;
+            if value > 0 { cells } else { -cells }
+        } else {
+            f64::from(value) / 100.0
+        }
+    }
+
+    fn solves_exactly(&self) -> bool {
+        let empties = self.game.remaining_moves(&self.position).unwrap_or(u32::MAX);
+        self.level().exact_empties.is_some_and(|e| empties <= e)
+    }
+
+    /// Searches the current position, writing `status` lines as depths complete.
+    fn search(&mut self, out: &mut impl Write) -> std::io::Result<Option<(Move, f64, f64)>> {
+        let started = Instant::now();
+        let level = self.level();
+        let exact = self.solves_exactly();
+        let mut statuses = Vec::new();
+        let result = self.engine.think(&self.position, &level, 0, None, &mut |info| {
+            statuses.push(format!("status depth {} nodes {} nps {}", info.depth, info.nodes, info.nps));
+        });
+        for line in statuses {
+            writeln!(out, "{line}")?;
+        }
+        let Some(mv) = result.best_move else { return Ok(None) };
+        Ok(Some((mv, self.nboard_eval(result.score, exact), started.elapsed().as_secs_f64())))
+    }
+
+    /// The `n` best moves, each searched one ply shallower after it is played.
+    fn hints(&mut self, n: usize, out: &mut impl Write) -> std::io::Result<()> {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&self.position, &mut moves);
+        let exact = self.solves_exactly();
+        let level = Level { depth: self.depth.saturating_sub(1).max(1), ..self.level() };
+        let mut scored = Vec::new();
+        for mv in moves {
+            let mut child = self.position.clone();
+            self.game.make(&mut child, mv);
+            let value = match self.game.outcome(&child) {
+                Some(o) => {
+                    let margin = o.signed_margin(self.game.side_to_move(&self.position));
+                    if exact { margin } else { margin.signum() * score::MATE_BOUND }
+                }
+                None => -self.engine.think(&child, &level, 0, None, &mut |_| {}).score,
+            };
+            scored.push((mv, value));
+        }
+        scored.sort_by_key(|s| std::cmp::Reverse(s.1));
+        let depth = if exact { "100%".to_string() } else { self.depth.to_string() };
+        for (mv, value) in scored.into_iter().take(n.max(1)) {
+            let name = othello::notation::format_move(self.game.size(), mv);
+            writeln!(out, "search {} {:.2} 0 {depth}", nboard_move(&name), self.nboard_eval(value, exact))?;
+        }
+        Ok(())
+    }
+}
+
+/// A move as NBoard writes it: upper-case squares, `PA` for a pass.
+fn nboard_move(name: &str) -> String {
+    if name == "pass" { "PA".to_string() } else { name.to_ascii_uppercase() }
+}
+
+/// Runs the protocol until `quit` or the end of input.
+pub fn run(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
+    let mut session = Session::new();
+    for line in input.lines() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                writeln!(out, "ERROR the line is not valid UTF-8")?;
+                out.flush()?;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if line.len() > MAX_LINE {
+            writeln!(out, "ERROR line too long ({} characters, at most {MAX_LINE})", line.len())?;
+            out.flush()?;
+            continue;
+        }
+        if !handle(&mut session, line.trim(), &mut out)? {
+            return Ok(());
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Answers one command; `false` means quit.
+fn handle(session: &mut Session, line: &str, out: &mut impl Write) -> std::io::Result<bool> {
+    let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    match command {
+        "" => {}
+        "nboard" => writeln!(out, "set myname Tabula")?,
+        "set" => {
+            let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let value = value.trim();
+            match what {
+                "depth" => match value.parse::<u32>() {
+                    Ok(d) if (1..=60).contains(&d) => session.depth = d,
+                    _ => writeln!(out, "ERROR set depth needs a number from 1 to 60, got '{value}'")?,
+                },
+                "game" => {
+                    if let Err(e) = session.set_game(value) {
+                        writeln!(out, "ERROR {e}")?;
+                    }
+                }
+                "contempt" => {
+                    if value.parse::<i32>().is_err() {
+                        writeln!(out, "ERROR set contempt needs a number, got '{value}'")?;
+                    }
+                }
+                _ => writeln!(out, "ERROR unknown setting '{what}'")?,
+            }
+        }
+        "move" => {
+            if let Err(e) = session.play(rest) {
+                writeln!(out, "ERROR {e}")?;
+            }
+        }
+        "go" => match session.search(out)? {
+            Some((mv, eval, seconds)) => {
+                let name = othello::notation::format_move(session.game.size(), mv);
+                writeln!(out, "=== {}/{eval:.2}/{seconds:.3}", nboard_move(&name))?;
+            }
+            None => writeln!(out, "ERROR the game is over")?,
+        },
+        "hint" => match rest.parse::<usize>() {
+            Ok(n) if session.game.outcome(&session.position).is_none() => {
+                writeln!(out, "status thinking")?;
+                session.hints(n, out)?;
+                writeln!(out, "status")?;
+            }
+            Ok(_) => writeln!(out, "ERROR the game is over")?,
+            Err(_) => writeln!(out, "ERROR hint needs a number of moves, got '{rest}'")?,
+        },
+        "ping" => writeln!(out, "pong {rest}")?,
+        "learn" => writeln!(out, "learned")?,
+        "quit" => return Ok(false),
+        other => writeln!(out, "ERROR unknown command '{other}'")?,
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::Player;
+
+    fn talk(lines: &str) -> String {
+        let mut out = Vec::new();
+        run(lines.as_bytes(), &mut out).expect("runs");
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn answers_handshake_ping_and_learn() {
+        let out = talk("nboard 2\nping 7\nlearn\nquit\nping 8\n");
+        assert_eq!(out, "set myname Tabula\npong 7\nlearned\n");
+    }
+
+    #[test]
+    fn moves_and_ggf_with_passes_set_the_position() {
+        let mut s = Session::new();
+        s.play("F5").expect("legal");
+        s.play("d6/0.5/1.2").expect("legal with annotations");
+        assert_eq!(s.game.side_to_move(&s.position), Player::First);
+        assert!(s.play("a1").is_err());
+        // Black (b1) cannot outflank White's a1, so Black passes and White wipes Black out with c1.
+        let board = format!("OX{}", "-".repeat(62));
+        s.set_game(&format!("(;GM[Othello]BO[8 {board} *]B[PA]W[C1/2.0];)")).expect("valid game with a pass");
+        assert!(s.game.outcome(&s.position).is_some(), "wipe-out ends the game");
+        // The same game with the pass left out: it is inserted.
+        s.set_game(&format!("(;GM[Othello]BO[8 {board} *]W[c1];)")).expect("implicit pass");
+        assert!(s.game.outcome(&s.position).is_some());
+        let err = s.set_game(&format!("(;GM[Othello]BO[8 {board} *]B[h8];)")).expect_err("illegal move");
+        assert!(err.contains("GGF move 1"), "{err}");
+        assert!(s.game.outcome(&s.position).is_some(), "a rejected game leaves the old one");
+    }
+
+    #[test]
+    fn malformed_lines_get_errors() {
+        let out = talk("set depth deep\nset game (;GM[Othello];)\nmove z9\nhint x\nfrobnicate\nping 1\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 6, "{out}");
+        assert!(lines[..5].iter().all(|l| l.starts_with("ERROR")), "{out}");
+        assert_eq!(lines[5], "pong 1");
+    }
+}

@@ -1,0 +1,88 @@
+//! `tabula-cli arena` on a tiny budget: a well-formed table, JSON and CSV.
+
+use std::process::Command;
+
+fn arena(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
+        .arg("arena")
+        .args(args)
+        .env("TABULA_CONFIG", "/nonexistent/tabula-test-config.toml")
+        .output()
+        .expect("run tabula-cli arena");
+    assert!(out.status.success(), "arena failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn json_has_a_row_per_rule_set_with_consistent_counts() {
+    let text = arena(&[
+        "--game",
+        "othello",
+        "--rules",
+        "othello-6x6,anti-othello",
+        "--level",
+        "Beginner",
+        "--games",
+        "2",
+        "--quiet",
+        "--json",
+    ]);
+    let rows: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let rows = rows.as_array().expect("an array");
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["rule_set"], "Othello 6x6");
+    assert_eq!(rows[1]["rule_set"], "Anti-Othello");
+    for row in rows {
+        let n = |k: &str| row[k].as_u64().unwrap_or_else(|| panic!("{k} in {row}"));
+        assert_eq!(n("games"), 2);
+        assert_eq!(n("first_wins") + n("second_wins") + n("draws"), 2);
+        let score = row["first_score"].as_f64().expect("score");
+        assert!((0.0..=1.0).contains(&score));
+        assert!(row["average_plies"].as_f64().expect("plies") > 4.0);
+    }
+}
+
+#[test]
+fn table_and_csv_for_two_levels() {
+    let table = arena(&[
+        "--game",
+        "gomoku",
+        "--rules",
+        "freestyle",
+        "--size",
+        "9",
+        "--levels",
+        "Beginner,2",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].starts_with("rule set") && lines[0].contains("A wins"), "{table}");
+    assert!(lines[1].starts_with("Freestyle"), "{table}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("A = Beginner, B = Custom")), "{table}");
+    let csv = arena(&[
+        "--game", "gomoku", "--rules", "caro", "--size", "9", "--level", "1", "--games", "2", "--quiet", "--csv",
+    ]);
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert_eq!(rows[0].len(), rows[1].len());
+    assert_eq!(rows[1][0], "Caro");
+}
+
+#[test]
+fn bad_arguments_are_errors_not_panics() {
+    for args in [
+        &["--game", "chess"][..],
+        &["--game", "gomoku", "--rules", "nonsense"],
+        &["--game", "gomoku", "--level", "Godlike"],
+        &["--game", "gomoku", "--rules", "renju", "--size", "19"],
+        &["--game", "gomoku", "--levels", "Easy"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).arg("arena").args(args).output().expect("run");
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("tabula-cli:") || err.contains("error"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

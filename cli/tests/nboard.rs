@@ -1,0 +1,85 @@
+//! `tabula-cli nboard` end to end: a session as an Othello GUI would hold it, over pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use tabula_core::Game;
+use tabula_games::othello::{self, Move, Othello};
+
+/// A game from the standard start that contains a pass and is still going: found by seeded random playouts.
+fn transcript_with_a_pass(game: &Othello) -> Vec<Move> {
+    let mut seed = 12345u64;
+    for _ in 0..10_000 {
+        let mut state = game.initial_state();
+        let mut line = Vec::new();
+        let mut moves = Vec::new();
+        while game.outcome(&state).is_none() {
+            moves.clear();
+            game.legal_moves(&state, &mut moves);
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            game.make(&mut state, mv);
+            line.push(mv);
+            let passed = line.iter().any(|m: &Move| m.is_pass());
+            if passed && !mv.is_pass() && game.remaining_moves(&state).is_some_and(|e| e >= 8) {
+                return line;
+            }
+        }
+    }
+    panic!("no random game with a pass found");
+}
+
+#[test]
+fn session_with_a_ggf_game_with_a_pass_hint_and_move() {
+    let game = Othello::new(othello::Rules::default());
+    let line = transcript_with_a_pass(&game);
+    let moves: String = line
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let name = othello::notation::format_move(8, mv);
+            let name = if mv.is_pass() { "PA".to_string() } else { name.to_ascii_uppercase() };
+            format!("{}[{name}//1.0]", if i % 2 == 0 { 'B' } else { 'W' })
+        })
+        .collect();
+    let start = "---------------------------O*------*O--------------------------- *";
+    let ggf = format!("(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 {start}]{moves};)");
+    let mut state = game.initial_state();
+    for &mv in &line {
+        game.make(&mut state, mv);
+    }
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
+        .arg("nboard")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start tabula-cli nboard");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "nboard 2\nset depth 4\nset game {ggf}\nhint 3\nping 1\ngo\nping 2\nquit").expect("write");
+    drop(stdin);
+    let out: Vec<String> =
+        BufReader::new(child.stdout.take().expect("stdout")).lines().map(|l| l.expect("line")).collect();
+    assert!(child.wait().expect("exit").success());
+
+    assert_eq!(out.first().map(String::as_str), Some("set myname Tabula"), "{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("ERROR")), "{out:?}");
+    let legal: Vec<String> = {
+        let mut m = Vec::new();
+        game.legal_moves(&state, &mut m);
+        m.iter().map(|&mv| othello::notation::format_move(8, mv).to_ascii_uppercase()).collect()
+    };
+    let hints: Vec<&String> = out.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(hints.len(), legal.len().min(3), "{out:?}");
+    for h in &hints {
+        let mv = h.split_whitespace().nth(1).expect("move");
+        assert!(legal.iter().any(|l| l == mv), "hint {mv} is not legal: {legal:?}");
+    }
+    let pong1 = out.iter().position(|l| l == "pong 1").expect("pong 1");
+    let answer = out.iter().position(|l| l.starts_with("=== ")).expect("a move");
+    let pong2 = out.iter().position(|l| l == "pong 2").expect("pong 2");
+    assert!(pong1 < answer && answer < pong2, "answers come in order: {out:?}");
+    let mv = out[answer].trim_start_matches("=== ").split('/').next().expect("move");
+    assert!(legal.iter().any(|l| l == mv), "move {mv} is not legal: {legal:?}");
+    assert!(out[pong1..answer].iter().any(|l| l.starts_with("status")), "status while searching: {out:?}");
+}

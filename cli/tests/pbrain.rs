@@ -1,0 +1,189 @@
+//! `pbrain-tabula` end to end: the binary spoken to over pipes, as a Gomocup manager would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use tabula_core::{Game, GameResult};
+use tabula_games::gomoku::{Gomoku, WinRule};
+use tabula_games::{BoardGame, Cell};
+
+/// A running brain with a reader thread, so a hung brain fails the test instead of blocking it.
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Brain {
+    fn start() -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tabula"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start pbrain-tabula");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout: ChildStdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Brain { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to brain");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The next line that is not a MESSAGE or DEBUG line.
+    fn answer(&self) -> String {
+        loop {
+            let line = self.lines.recv_timeout(Duration::from_secs(10)).expect("the brain answers within 10 s");
+            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
+                return line;
+            }
+        }
+    }
+
+    fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.answer()
+    }
+
+    fn silent_for(&self, wait: Duration) -> bool {
+        self.lines.recv_timeout(wait).is_err()
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "END");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+fn point(answer: &str) -> (usize, usize) {
+    let (x, y) = answer.split_once(',').unwrap_or_else(|| panic!("expected X,Y, got '{answer}'"));
+    (x.trim().parse().expect("x"), y.trim().parse().expect("y"))
+}
+
+#[test]
+fn two_brains_play_a_whole_game_under_a_referee() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let mut state = game.initial_state();
+    let mut brains = [Brain::start(), Brain::start()];
+    for b in &mut brains {
+        assert_eq!(b.ask("START 15"), "OK");
+        b.send("INFO timeout_turn 150");
+        b.send("INFO rule 0");
+    }
+    let mut answer = brains[0].ask("BEGIN");
+    let mut plies = 0;
+    loop {
+        let (x, y) = point(&answer);
+        let mv = game.move_at(&state, Cell::new(x, y)).unwrap_or_else(|e| panic!("ply {plies}: {x},{y}: {e}"));
+        game.make(&mut state, mv);
+        plies += 1;
+        if game.outcome(&state).is_some() || plies >= 225 {
+            break;
+        }
+        answer = brains[plies % 2].ask(&format!("TURN {x},{y}"));
+    }
+    let outcome = game.outcome(&state).expect("the game ended");
+    assert!(matches!(outcome.result, GameResult::Win(_) | GameResult::Draw));
+    assert!(plies >= 9, "a win needs at least nine plies, got {plies}");
+}
+
+#[test]
+fn board_with_a_win_in_one_is_won_and_time_is_kept() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 400");
+    brain.send("BOARD");
+    for line in ["7,7,1", "7,8,2", "8,7,1", "8,8,2", "9,7,1", "9,8,2", "10,7,1", "11,7,2", "3,3,2"] {
+        brain.send(line);
+    }
+    let asked = Instant::now();
+    let answer = brain.ask("DONE");
+    assert!(asked.elapsed() < Duration::from_millis(400 + 300), "took {:?}", asked.elapsed());
+    assert_eq!(point(&answer), (6, 7), "the only winning point (11,7 is taken)");
+}
+
+#[test]
+fn takeback_frees_the_point() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 100");
+    let first = point(&brain.ask("TURN 7,7"));
+    assert_ne!(first, (7, 7));
+    assert_eq!(brain.ask(&format!("TAKEBACK {},{}", first.0, first.1)), "OK");
+    assert_eq!(brain.ask("TAKEBACK 7,7"), "OK");
+    assert!(brain.ask("TAKEBACK 7,7").starts_with("ERROR"), "nothing left to take back there");
+    let again = point(&brain.ask("TURN 7,7"));
+    assert_ne!(again, (7, 7), "7,7 is taken again, the brain answers elsewhere");
+}
+
+#[test]
+fn renju_black_never_blocks_on_a_forbidden_point() {
+    // White threatens five at 8,7 (diagonal 9,8 .. 12,11, the far end closed by Black at 13,12); for Black 8,7 is
+    // a double three (6,7 7,7 and 8,5 8,6), so the only block is forbidden.
+    let black = [(6, 7), (7, 7), (8, 5), (8, 6), (13, 12)];
+    let white = [(9, 8), (10, 9), (11, 10), (12, 11), (0, 14)];
+    let game = Gomoku::new(15, WinRule::Renju).expect("rules");
+    let state = game.setup(&black, &white, tabula_core::Player::First).expect("position");
+    let refusal = game.move_at(&state, Cell::new(8, 7)).expect_err("8,7 must be forbidden for Black");
+    assert!(refusal.contains("forbidden"), "{refusal}");
+
+    let mut brain = Brain::start();
+    brain.send("INFO rule 4");
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 300");
+    brain.send("BOARD");
+    for (x, y) in black {
+        brain.send(&format!("{x},{y},1"));
+    }
+    for (x, y) in white {
+        brain.send(&format!("{x},{y},2"));
+    }
+    let (x, y) = point(&brain.ask("DONE"));
+    assert_ne!((x, y), (8, 7), "played the forbidden point");
+    assert!(game.move_at(&state, Cell::new(x, y)).is_ok(), "{x},{y} is not legal for Black");
+}
+
+#[test]
+fn garbage_and_oversized_lines_get_errors_and_the_brain_goes_on() {
+    let mut brain = Brain::start();
+    assert!(brain.ask("HELLO there").starts_with("UNKNOWN"));
+    assert!(brain.ask("TURN 7,7").starts_with("ERROR"), "no game started");
+    assert_eq!(brain.ask("START 15"), "OK");
+    assert!(brain.ask("TURN seven,7").starts_with("ERROR"));
+    assert!(brain.ask("TURN 15,0").starts_with("ERROR"), "off the board");
+    let huge = format!("TURN {}", "9".repeat(200_000));
+    let reply = brain.ask(&huge);
+    assert!(reply.starts_with("ERROR") && reply.contains("too long"), "{reply}");
+    assert!(brain.ask("START 3").starts_with("ERROR"), "board too small");
+    assert!(brain.ask("RECTSTART 15,20").starts_with("ERROR"));
+    brain.send("INFO timeout_turn 100");
+    brain.send("INFO no_such_key 5");
+    assert!(brain.silent_for(Duration::from_millis(100)), "INFO is not answered");
+    assert!(brain.ask("INFO timeout_turn soon").starts_with("ERROR"));
+    assert_eq!(brain.ask("RESTART"), "OK");
+    let (x, y) = point(&brain.ask("BEGIN"));
+    assert!(x < 15 && y < 15);
+    assert!(brain.ask("ABOUT").contains("name=\"Tabula\""));
+}

@@ -1,0 +1,141 @@
+//! Every game and rule set through the one interface the front ends use: random games played by cell, undone to
+//! the start, and a computer move, so a game that breaks the shared contract fails here.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use tabula_core::{GameResult, Player};
+use tabula_games::{Cell, GameKind, Marker, MatchSpec, config, new_match};
+
+/// A tiny deterministic generator, so failures replay.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as usize % n
+    }
+}
+
+fn specs() -> Vec<MatchSpec> {
+    GameKind::ALL
+        .into_iter()
+        .flat_map(|game| game.rule_sets().into_iter().map(move |s| (game, s.id)))
+        .flat_map(|(game, id)| {
+            let sizes = game.board_sizes(id);
+            let mut chosen = vec![None];
+            if sizes.len() > 1 {
+                chosen.push(sizes.first().copied());
+            }
+            chosen.into_iter().map(move |size| MatchSpec { game, rule_set: id.to_string(), board_size: size })
+        })
+        .collect()
+}
+
+#[test]
+fn random_games_by_cell_end_properly_and_undo_to_the_start() {
+    let mut rng = Lcg(7);
+    for spec in specs() {
+        for game_number in 0..6 {
+            let mut m = new_match(&spec).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
+            let start = m.current();
+            let (w, h) = m.board_size();
+            let mut plies = 0;
+            while !m.is_over() {
+                if m.must_pass() {
+                    let report = m.pass().expect("a forced pass is legal");
+                    assert!(report.placed.is_none());
+                } else {
+                    let legal: Vec<Cell> = (0..h)
+                        .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+                        .filter(|&c| m.check_cell(c).is_ok())
+                        .collect();
+                    assert!(!legal.is_empty(), "{spec:?} game {game_number}: a live game without a legal cell");
+                    let before = m.current();
+                    let cell = legal[rng.below(legal.len())];
+                    let report = m.play_cell(cell).expect("a checked cell is playable");
+                    assert_eq!(report.placed, Some(cell));
+                    assert_eq!(report.player, Some(before.to_move));
+                    let after = m.current();
+                    assert_eq!(after.stone(cell), Some(before.to_move));
+                    for f in &report.flipped {
+                        assert_eq!(before.stone(*f), Some(before.to_move.opponent()), "{spec:?}: flipped {f:?}");
+                        assert_eq!(after.stone(*f), Some(before.to_move), "{spec:?}: flipped {f:?}");
+                    }
+                    let changed = before.stones.iter().zip(&after.stones).filter(|(a, b)| a != b).count();
+                    assert_eq!(changed, 1 + report.flipped.len(), "{spec:?}: only the placed and flipped cells change");
+                    if after.outcome.is_some()
+                        && matches!(after.outcome.map(|o| o.result), Some(GameResult::Win(_)))
+                        && spec.game == GameKind::Gomoku
+                    {
+                        assert!(report.winning_line.len() >= 5, "{spec:?}: a Gomoku win shows its line");
+                        assert!(report.winning_line.contains(&cell));
+                    }
+                }
+                plies += 1;
+                assert!(plies <= w * h * 2, "{spec:?}: the game does not end");
+            }
+            let end = m.current();
+            assert!(end.end_reason.is_some(), "{spec:?}: a finished game says why");
+            assert_eq!(m.move_list().len(), plies);
+            assert!(m.play_cell(Cell::new(0, 0)).is_err(), "no move after the end");
+            while m.undo() {}
+            assert_eq!(m.current(), start, "{spec:?}: undoing every move restores the start");
+            while m.redo() {}
+            assert_eq!(m.current(), end, "{spec:?}: redoing every move restores the end");
+        }
+    }
+}
+
+#[test]
+fn markers_are_what_they_say() {
+    for spec in specs() {
+        let m = new_match(&spec).expect("match");
+        let snap = m.current();
+        for (cell, marker) in &snap.markers {
+            match marker {
+                Marker::Legal => assert!(m.check_cell(*cell).is_ok(), "{spec:?}: {cell:?} marked legal"),
+                Marker::Forbidden => assert!(m.check_cell(*cell).is_err(), "{spec:?}: {cell:?} marked forbidden"),
+            }
+        }
+        if spec.game == GameKind::Othello {
+            assert!(!snap.markers.is_empty(), "{spec:?}: Othello marks the legal moves");
+        }
+    }
+}
+
+#[test]
+fn the_computer_answers_in_every_game_with_a_legal_move() {
+    let levels = config::default_levels();
+    let level = levels.get("Easy").expect("an Easy level");
+    for spec in specs() {
+        let mut m = new_match(&spec).expect("match");
+        for _ in 0..3 {
+            if m.is_over() {
+                break;
+            }
+            let job = m.think_job(level, 3, Arc::new(AtomicBool::new(false)));
+            let mut depths = Vec::new();
+            let answer = job(&mut |a| depths.push(a.depth)).expect("a live game has a move");
+            assert!(!depths.is_empty(), "{spec:?}: progress is reported");
+            match answer.cell {
+                Some(cell) => m.play_cell(cell).unwrap_or_else(|e| panic!("{spec:?}: {}: {e}", answer.notation)),
+                None => m.pass().expect("the computer passes only when it must"),
+            };
+        }
+    }
+}
+
+#[test]
+fn a_stopped_search_still_answers() {
+    let levels = config::default_levels();
+    let hardest = levels.hardest().expect("levels");
+    for game in GameKind::ALL {
+        let m = new_match(&MatchSpec::default_for(game)).expect("match");
+        let job = m.think_job(hardest, 1, Arc::new(AtomicBool::new(true)));
+        let answer = job(&mut |_| {}).expect("a move even when stopped at once");
+        let cell = answer.cell.expect("no pass at the start");
+        assert!(m.check_cell(cell).is_ok(), "{game:?}: {cell:?}");
+        assert_eq!(m.to_move(), Player::First);
+    }
+}
