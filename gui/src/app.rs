@@ -534,6 +534,7 @@ impl App {
             Ok((setup, game)) => {
                 let mut fresh = Play::new(setup, game);
                 fresh.status = Some(format!("Loaded {}", path.display()));
+                fresh.recorded = fresh.is_over();
                 self.play = Some(fresh);
                 self.sync_play()
             }

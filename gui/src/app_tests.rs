@@ -113,6 +113,15 @@ fn a_finished_game_counts_in_the_statistics_once() {
     let _ = app.update(Message::Play(play::Msg::Redo));
     answer(&mut app);
     assert_eq!(app.statistics().records[0].games(), 1, "replaying the end does not count twice");
+    let path = dir.path().join("finished.toml");
+    for msg in [play::Msg::OpenSave, play::Msg::PathChanged(path.display().to_string()), play::Msg::ConfirmFile] {
+        let _ = app.update(Message::Play(msg));
+    }
+    for msg in [play::Msg::OpenLoad, play::Msg::PathChanged(path.display().to_string()), play::Msg::ConfirmFile] {
+        let _ = app.update(Message::Play(msg));
+    }
+    assert!(app.play().expect("game").is_over());
+    assert_eq!(app.statistics().records[0].games(), 1, "loading a finished game does not count it again");
 }
 
 #[test]
