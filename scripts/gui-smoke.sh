@@ -7,7 +7,7 @@ set -euo pipefail
 
 out="${1:-target/gui-smoke}"
 profile="${PROFILE:-debug}"
-cd "$(dirname "$0")/.."
+cd "${0%/*}/.."
 
 for tool in Xvfb xdotool import xdpyinfo; do
     if ! command -v "$tool" >/dev/null 2>&1; then
