@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata");
 
 fn run(args: &[&str]) -> (bool, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).args(args).output().expect("runs");

@@ -43,7 +43,7 @@ fn main() {
     }
     println!("signature {signature:016x}");
 
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/vcf-puzzles.tsv"))
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/vcf-puzzles.tsv"))
         .expect("shared puzzles");
     let start = Instant::now();
     let (mut passed, mut total, mut nodes) = (0, 0, 0);

@@ -11,7 +11,7 @@ use tabula_games::BoardGame;
 use tabula_games::othello::{Othello, Position, notation};
 
 fn ffo_positions(game: &Othello) -> Vec<(usize, Position, String)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/ffo-40-59.obf");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/ffo-40-59.obf");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     text.lines()
         .filter(|l| !l.starts_with('%') && !l.trim().is_empty())

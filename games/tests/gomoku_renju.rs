@@ -6,7 +6,7 @@ use tabula_games::gomoku::datasets::ForbiddenCase;
 use tabula_games::gomoku::{Gomoku, WinRule};
 use tabula_games::{Cell, Marker};
 
-const FIXTURES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/renju-forbidden.txt"));
+const FIXTURES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/renju-forbidden.txt"));
 
 fn renju() -> Gomoku {
     Gomoku::new(15, WinRule::Renju).expect("renju rules")

@@ -5,7 +5,7 @@ use tabula_games::gomoku::datasets::VcfPuzzle;
 use tabula_games::gomoku::vcf::VcfSolver;
 use tabula_games::gomoku::{Gomoku, WinRule};
 
-const PUZZLES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/vcf-puzzles.tsv"));
+const PUZZLES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/vcf-puzzles.tsv"));
 
 #[test]
 fn every_puzzle_is_solved_with_its_length_and_first_move() {

@@ -44,7 +44,7 @@ fn random_position(game: &Othello, mut seed: u64, empties: u32) -> Position {
 
 /// The FFO positions of the data file with their best moves and score.
 fn ffo_positions(game: &Othello) -> Vec<(Position, Vec<String>, i32)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/ffo-40-59.obf");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/ffo-40-59.obf");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     text.lines()
         .filter(|l| !l.starts_with('%') && !l.trim().is_empty())

@@ -6,7 +6,7 @@ use tabula_games::othello::{Othello, notation};
 
 /// The published counts from `shared/data/othello-perft.txt`, as (depth, leaves).
 fn published_counts() -> Vec<(u32, u64)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/othello-perft.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/othello-perft.txt");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
