@@ -152,33 +152,3 @@ pub trait Game {
     /// Reads a move in standard notation; the state gives context (for example whether a pass is possible).
     fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, MoveParseError>;
 }
-
-/// A move applied to a state that is taken back when the guard drops, so early returns cannot leave the state
-/// changed.
-pub struct AppliedMove<'a, G: Game> {
-    game: &'a G,
-    state: &'a mut G::State,
-    mv: G::Move,
-    undo: Option<G::Undo>,
-}
-
-impl<'a, G: Game> AppliedMove<'a, G> {
-    /// Plays `mv` on `state` until the guard drops.
-    pub fn new(game: &'a G, state: &'a mut G::State, mv: G::Move) -> Self {
-        let undo = game.make(state, mv);
-        AppliedMove { game, state, mv, undo: Some(undo) }
-    }
-
-    /// The state with the move applied.
-    pub fn state(&mut self) -> &mut G::State {
-        self.state
-    }
-}
-
-impl<G: Game> Drop for AppliedMove<'_, G> {
-    fn drop(&mut self) {
-        if let Some(undo) = self.undo.take() {
-            self.game.unmake(self.state, self.mv, undo);
-        }
-    }
-}

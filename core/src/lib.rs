@@ -10,7 +10,7 @@ pub mod table;
 
 pub use difficulty::{ConfigError, Level, Levels};
 pub use evaluator::Evaluator;
-pub use game::{AppliedMove, Game, GameResult, MoveParseError, Outcome, Player};
+pub use game::{Game, GameResult, MoveParseError, Outcome, Player};
 pub use score::Score;
 pub use search::{Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
 pub use table::{Bound, TranspositionTable};
