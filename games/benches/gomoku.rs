@@ -1,9 +1,9 @@
 //! Gomoku engine speed: `cargo bench -p tabula-games --bench gomoku`. Prints, per rule, the nodes per second and the
 //! depth reached in one second on fixed midgame positions, then the time of the VCF check on the shared puzzles.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use tabula_core::{Game, Limits, SearchOptions, Searcher};
+use tabula_core::{Game, SearchOptions, Searcher};
 use tabula_games::gomoku::datasets::VcfPuzzle;
 use tabula_games::gomoku::notation::parse_moves;
 use tabula_games::gomoku::{Gomoku, GomokuEvaluator, WinRule};
@@ -16,14 +16,21 @@ const POSITIONS: [&str; 3] = [
 ];
 
 fn main() {
-    println!("search, 1 s per position (Expert limits: depth 10, 1000 ms)");
+    let levels = tabula_games::config::default_levels();
+    let hardest = levels.hardest().expect("the default configuration has levels");
+    println!(
+        "search at the hardest level ({}: depth {}, {} ms)",
+        hardest.name,
+        hardest.depth,
+        hardest.time_ms.unwrap_or(0)
+    );
     let mut signature = 0u64;
     for rule in WinRule::ALL {
         let game = Gomoku::new(15, rule).expect("rules");
         for (i, text) in POSITIONS.iter().enumerate() {
             let (_, state) = parse_moves(&game, text).expect("valid position");
             let mut searcher = Searcher::new(&game, 64);
-            let limits = Limits { depth: Some(10), time: Some(Duration::from_millis(1000)), ..Limits::default() };
+            let limits = hardest.limits();
             let result =
                 searcher.search(&game, &GomokuEvaluator, &state, &limits, &SearchOptions::default(), &mut |_| {});
             let nps = result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9);
