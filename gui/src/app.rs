@@ -42,6 +42,26 @@ pub enum Route {
     Settings,
     /// Compare rule sets.
     Compare,
+    /// The keyboard help.
+    Keyboard,
+}
+
+/// A question asked before something that cannot be taken back lightly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Leave the game in progress for the menu?
+    Leave,
+    /// Resign the game?
+    Resign,
+}
+
+impl Question {
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Question::Leave => ("Leave the game in progress? It is saved: Continue picks it up.", "Leave"),
+            Question::Resign => ("Resign this game?", "Resign"),
+        }
+    }
 }
 
 /// Everything that can happen to the app.
@@ -51,6 +71,14 @@ pub enum Message {
     Go(Route),
     /// Leave the app.
     Quit,
+    /// Back to the menu from the play screen, asking first when a game is in progress.
+    Leave,
+    /// Close the keyboard help, back to where it was opened.
+    CloseHelp,
+    /// Ask a question before acting.
+    Ask(Question),
+    /// The answer to the open question.
+    Answer(bool),
     /// Time passes (while something moves).
     Tick(Instant),
     /// A change on the new-game form.
@@ -96,6 +124,8 @@ pub enum Screen {
     Settings,
     /// Compare rule sets.
     Compare,
+    /// The keyboard help.
+    Keyboard,
 }
 
 /// Where the computer's searches run.
@@ -124,6 +154,8 @@ pub struct App {
     notice: Option<String>,
     settings_problem: Option<String>,
     confirm_reset: bool,
+    question: Option<Question>,
+    help_from: Screen,
     autosave_exists: bool,
     rules: Rules,
     compare: Compare,
@@ -155,6 +187,8 @@ impl App {
             notice: stats_problem,
             settings_problem,
             confirm_reset: false,
+            question: None,
+            help_from: Screen::Home,
             autosave_exists,
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
@@ -204,6 +238,12 @@ impl App {
         self.play.as_ref()
     }
 
+    /// The question waiting for an answer.
+    #[must_use]
+    pub fn question(&self) -> Option<Question> {
+        self.question
+    }
+
     /// The statistics.
     #[must_use]
     pub fn statistics(&self) -> &Statistics {
@@ -251,12 +291,33 @@ impl App {
         match message {
             Message::Go(route) => self.go(route),
             Message::Quit => iced::exit(),
+            Message::Leave => {
+                let in_progress = self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
+                if in_progress && self.screen == Screen::Play {
+                    self.question = Some(Question::Leave);
+                    return Task::none();
+                }
+                self.go(Route::Home)
+            }
+            Message::CloseHelp => self.leave_help(),
+            Message::Ask(question) => {
+                self.question = Some(question);
+                Task::none()
+            }
+            Message::Answer(yes) => match self.question.take() {
+                Some(Question::Leave) if yes => self.go(Route::Home),
+                Some(Question::Resign) if yes => self.update_play(play::Msg::Resign),
+                _ => Task::none(),
+            },
             Message::Tick(now) => {
                 self.now = now;
-                if let Some(play) = &mut self.play
-                    && play.animation.as_ref().is_some_and(|a| a.is_done(now))
-                {
-                    play.animation = None;
+                if let Some(play) = &mut self.play {
+                    if play.animation.as_ref().is_some_and(|a| a.is_done(now)) {
+                        play.animation = None;
+                    }
+                    if play.flash.is_some_and(|f| f.is_done(now)) {
+                        play.flash = None;
+                    }
                 }
                 Task::none()
             }
@@ -337,6 +398,7 @@ impl App {
             play.cancel_thinking();
         }
         self.confirm_reset = false;
+        self.question = None;
         self.screen = match route {
             Route::Home => Screen::Home,
             Route::NewGame(game) => {
@@ -350,6 +412,12 @@ impl App {
             Route::Statistics => Screen::Statistics,
             Route::Rules => Screen::Rules,
             Route::Settings => Screen::Settings,
+            Route::Keyboard => {
+                if self.screen != Screen::Keyboard {
+                    self.help_from = self.screen;
+                }
+                Screen::Keyboard
+            }
             Route::Compare => {
                 if let Some(play) = &self.play
                     && play.kind() != self.compare.game
@@ -363,9 +431,33 @@ impl App {
     }
 
     fn key(&mut self, shortcut: Shortcut) -> Task<Message> {
-        let Some(play) = self.play.as_mut().filter(|p| p.file_panel.is_none()) else { return Task::none() };
-        if self.screen != Screen::Play {
-            return Task::none();
+        match shortcut {
+            Shortcut::FullScreen => return toggle_full_screen(),
+            Shortcut::FocusNext => return iced::widget::operation::focus_next(),
+            Shortcut::FocusPrevious => return iced::widget::operation::focus_previous(),
+            Shortcut::KeyboardHelp => return self.go(Route::Keyboard),
+            _ => {}
+        }
+        if self.question.is_some() {
+            return match shortcut {
+                Shortcut::Place => self.update(Message::Answer(true)),
+                Shortcut::Menu => self.update(Message::Answer(false)),
+                _ => Task::none(),
+            };
+        }
+        match self.screen {
+            Screen::Play => {}
+            Screen::Home => return Task::none(),
+            Screen::Keyboard if shortcut == Shortcut::Menu => return self.leave_help(),
+            _ if shortcut == Shortcut::Menu => return self.go(Route::Home),
+            _ => return Task::none(),
+        }
+        let Some(play) = self.play.as_mut() else { return Task::none() };
+        if play.file_panel.is_some() {
+            return match shortcut {
+                Shortcut::Menu => self.update(Message::Play(play::Msg::CloseFile)),
+                _ => Task::none(),
+            };
         }
         let shown = play.shown_ply();
         let message = match shortcut {
@@ -383,13 +475,24 @@ impl App {
             Shortcut::NewGame => Message::NewGameFrom,
             Shortcut::Save => Message::Play(play::Msg::OpenSave),
             Shortcut::Load => Message::Play(play::Msg::OpenLoad),
-            Shortcut::Menu => Message::Go(Route::Home),
+            Shortcut::Menu => Message::Leave,
             Shortcut::First => Message::Play(play::Msg::View(0)),
             Shortcut::Last => Message::Play(play::Msg::ViewLive),
             Shortcut::Back => Message::Play(play::Msg::View(shown.saturating_sub(1))),
             Shortcut::Forward => Message::Play(play::Msg::View(shown + 1)),
+            Shortcut::FullScreen | Shortcut::KeyboardHelp | Shortcut::FocusNext | Shortcut::FocusPrevious => {
+                return Task::none();
+            }
         };
         self.update(message)
+    }
+
+    fn leave_help(&mut self) -> Task<Message> {
+        if self.help_from == Screen::Play && self.play.is_some() {
+            self.screen = Screen::Play;
+            return self.sync_play();
+        }
+        self.go(Route::Home)
     }
 
     fn continue_game(&mut self) -> Task<Message> {
@@ -696,11 +799,11 @@ impl App {
         if self.screen == Screen::Compare && self.compare.series.is_some() {
             return time::every(Duration::from_millis(250)).map(Message::Tick);
         }
-        let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
-            return Subscription::none();
-        };
         let keys = iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key));
-        let clock = if play.animation.is_some() {
+        let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
+            return keys;
+        };
+        let clock = if play.animation.is_some() || play.flash.is_some() {
             time::every(Duration::from_millis(16)).map(Message::Tick)
         } else if play.thinking.is_some() {
             time::every(Duration::from_millis(150)).map(Message::Tick)
@@ -710,11 +813,23 @@ impl App {
         Subscription::batch([keys, clock])
     }
 
-    /// The screen.
+    /// The screen, with the open question over it.
     pub fn view(&self) -> Element<'_, Message> {
+        let screen = self.screen_view();
+        match self.question {
+            Some(question) => {
+                let (prompt, yes) = question.words();
+                crate::screen::widgets::question(screen, prompt, yes, Message::Answer)
+            }
+            None => screen,
+        }
+    }
+
+    fn screen_view(&self) -> Element<'_, Message> {
         match (self.screen, &self.play) {
             (Screen::Play, Some(play)) => play::view(play, &self.settings, self.now),
             (Screen::NewGame, _) => new_game::view(&self.form, &self.levels, self.form_error.as_deref()),
+            (Screen::Keyboard, _) => crate::screen::keyboard::view(Message::CloseHelp),
             (Screen::Statistics, _) => statistics::view(&self.stats, self.confirm_reset),
             (Screen::Rules, _) => rules::view(&self.rules, &self.settings),
             (Screen::Settings, _) => {
@@ -730,6 +845,20 @@ impl App {
             }
         }
     }
+}
+
+/// Switches the window between full screen and windowed.
+fn toggle_full_screen() -> Task<Message> {
+    iced::window::latest().and_then(|id| {
+        iced::window::mode(id).then(move |mode| {
+            let next = if mode == iced::window::Mode::Fullscreen {
+                iced::window::Mode::Windowed
+            } else {
+                iced::window::Mode::Fullscreen
+            };
+            iced::window::set_mode(id, next)
+        })
+    })
 }
 
 /// Counts a finished human-vs-computer game in the statistics.

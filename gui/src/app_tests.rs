@@ -375,3 +375,120 @@ fn a_pass_is_announced_and_played_on_request() {
     }
     panic!("no pass in 5000 random moves");
 }
+
+fn press(app: &mut App, key: iced::keyboard::Key, modifiers: iced::keyboard::Modifiers) {
+    let shortcut = crate::keys::shortcut(&key, modifiers).expect("a key with a meaning");
+    let _ = app.update(Message::Key(shortcut));
+}
+
+fn named(key: iced::keyboard::key::Named) -> iced::keyboard::Key {
+    iced::keyboard::Key::Named(key)
+}
+
+fn character(c: &str) -> iced::keyboard::Key {
+    iced::keyboard::Key::Character(c.into())
+}
+
+fn two_humans_othello(dir: &TempDir) -> App {
+    let mut app = othello_app(dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
+    let _ = app.update(Message::StartGame);
+    app
+}
+
+#[test]
+fn real_key_presses_play_undo_redo_and_step_through_the_moves() {
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, character("d"), Modifiers::empty());
+    press(&mut app, named(Named::ArrowRight), Modifiers::empty());
+    press(&mut app, named(Named::Enter), Modifiers::empty());
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5"]);
+    press(&mut app, character("a"), Modifiers::empty());
+    press(&mut app, character("a"), Modifiers::empty());
+    press(&mut app, character("s"), Modifiers::empty());
+    press(&mut app, named(Named::Space), Modifiers::empty());
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5", "d6"]);
+    press(&mut app, character("z"), Modifiers::CTRL);
+    assert_eq!(ply(&app), 1);
+    press(&mut app, character("Z"), Modifiers::CTRL | Modifiers::SHIFT);
+    assert_eq!(ply(&app), 2, "Ctrl+Shift+Z redoes");
+    press(&mut app, named(Named::ArrowLeft), Modifiers::ALT);
+    assert_eq!(app.play().expect("game").viewing, Some(1));
+    press(&mut app, character("["), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, Some(0));
+    press(&mut app, character("]"), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, Some(1));
+    press(&mut app, named(Named::End), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, None);
+    press(&mut app, named(Named::Home), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, Some(0));
+}
+
+#[test]
+fn an_illegal_key_placement_changes_nothing_flashes_and_says_why() {
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, named(Named::ArrowUp), Modifiers::empty());
+    for _ in 0..5 {
+        press(&mut app, named(Named::ArrowUp), Modifiers::empty());
+    }
+    let before = app.play().expect("game").game.current();
+    press(&mut app, named(Named::Enter), Modifiers::empty());
+    let play = app.play().expect("game");
+    assert_eq!(play.game.current(), before, "nothing changed");
+    assert_eq!(play.flash.map(|f| f.cell), Some(Cell::new(4, 0)), "the cell blinks");
+    let status = play.status.clone().expect("a reason");
+    assert!(status.starts_with("e1:") && status.len() > 4, "{status}");
+    let _ = app.update(Message::Tick(std::time::Instant::now() + std::time::Duration::from_secs(2)));
+    assert!(app.play().expect("game").flash.is_none(), "the blinking ends");
+}
+
+#[test]
+fn escape_and_resign_ask_first() {
+    use crate::app::Question;
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Home, "nothing to lose before the first move");
+    let _ = app.update(Message::Go(Route::Continue));
+    click(&mut app, 5, 4);
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!((app.screen(), app.question()), (Screen::Play, Some(Question::Leave)));
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!((app.screen(), app.question()), (Screen::Play, None), "Esc cancels the question");
+    let _ = app.update(Message::Ask(Question::Resign));
+    let _ = app.update(Message::Answer(false));
+    assert!(!app.play().expect("game").is_over(), "no means no");
+    let _ = app.update(Message::Ask(Question::Resign));
+    press(&mut app, named(Named::Enter), Modifiers::empty());
+    assert!(app.play().expect("game").is_over(), "Enter confirms");
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Home, "a finished game is left without asking");
+}
+
+#[test]
+fn the_keyboard_help_opens_from_the_game_and_lists_every_binding() {
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, named(Named::F1), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Keyboard);
+    let rows = crate::screen::keyboard::rows();
+    assert_eq!(rows.len(), crate::keys::BINDINGS.len());
+    for binding in crate::keys::BINDINGS {
+        for chord in binding.chords {
+            assert!(rows.iter().any(|(keys, _)| keys.contains(&chord.label())), "{}", chord.label());
+        }
+    }
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Play, "back to the game it was opened from");
+}

@@ -3,6 +3,7 @@
 pub mod ai_task;
 pub mod animation;
 pub mod app;
+pub mod bell;
 pub mod board_canvas;
 pub mod exchange;
 pub mod keys;

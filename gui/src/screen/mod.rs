@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod home;
+pub mod keyboard;
 pub mod new_game;
 pub mod play;
 pub mod rules;
