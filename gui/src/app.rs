@@ -11,9 +11,11 @@ use tabula_games::Snapshot;
 use crate::ai_task::{self, Finished, Purpose, Request};
 use crate::exchange;
 use crate::keys::{self, Shortcut};
+use crate::online::Online;
 use crate::save_file::{MatchFactory, SavedGame};
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
+use crate::screen::online::{self as online_screen, Forms};
 use crate::screen::play::{self, FilePanel, Play};
 use crate::screen::rules::{self, Rules};
 use crate::screen::{home, settings as settings_screen, statistics};
@@ -44,6 +46,8 @@ pub enum Route {
     Compare,
     /// The keyboard help.
     Keyboard,
+    /// Host or join a network game.
+    Online,
 }
 
 /// A question asked before something that cannot be taken back lightly.
@@ -103,6 +107,8 @@ pub enum Message {
     Compare(compare::Msg),
     /// A key with a meaning on the play screen.
     Key(keys::Shortcut),
+    /// Something about a network game.
+    Online(online_screen::Msg),
     /// A computer-vs-computer series finished (its generation and tallies).
     SeriesFinished(u64, series::Progress),
 }
@@ -126,6 +132,8 @@ pub enum Screen {
     Compare,
     /// The keyboard help.
     Keyboard,
+    /// Host or join a network game.
+    Online,
 }
 
 /// Where the computer's searches run.
@@ -156,6 +164,8 @@ pub struct App {
     confirm_reset: bool,
     question: Option<Question>,
     help_from: Screen,
+    online: Option<Online>,
+    online_forms: Forms,
     autosave_exists: bool,
     rules: Rules,
     compare: Compare,
@@ -189,6 +199,8 @@ impl App {
             confirm_reset: false,
             question: None,
             help_from: Screen::Home,
+            online: None,
+            online_forms: Forms::default(),
             autosave_exists,
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
@@ -236,6 +248,12 @@ impl App {
     #[must_use]
     pub fn play(&self) -> Option<&Play> {
         self.play.as_ref()
+    }
+
+    /// The network game, if one is on.
+    #[must_use]
+    pub fn online(&self) -> Option<&Online> {
+        self.online.as_ref()
     }
 
     /// The question waiting for an answer.
@@ -292,7 +310,8 @@ impl App {
             Message::Go(route) => self.go(route),
             Message::Quit => iced::exit(),
             Message::Leave => {
-                let in_progress = self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
+                let in_progress =
+                    self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
                 if in_progress && self.screen == Screen::Play {
                     self.question = Some(Question::Leave);
                     return Task::none();
@@ -305,7 +324,19 @@ impl App {
                 Task::none()
             }
             Message::Answer(yes) => match self.question.take() {
-                Some(Question::Leave) if yes => self.go(Route::Home),
+                Some(Question::Leave) if yes => {
+                    if let Some(mut online) = self.online.take() {
+                        online.leave();
+                        self.play = None;
+                    }
+                    self.go(Route::Home)
+                }
+                Some(Question::Resign) if yes && self.online.is_some() => {
+                    if let Some(online) = &mut self.online {
+                        online.resign();
+                    }
+                    self.mirror_online()
+                }
                 Some(Question::Resign) if yes => self.update_play(play::Msg::Resign),
                 _ => Task::none(),
             },
@@ -327,6 +358,9 @@ impl App {
                 Task::none()
             }
             Message::StartGame => self.start_game(),
+            Message::NewGameFrom if self.online.is_some() => {
+                self.update(Message::Online(online_screen::Msg::OfferNewGame))
+            }
             Message::NewGameFrom => {
                 let default_level = self.default_level();
                 if let Some(play) = &mut self.play {
@@ -336,7 +370,9 @@ impl App {
                 self.screen = Screen::NewGame;
                 Task::none()
             }
+            Message::Play(msg) if self.online.is_some() => self.online_play(msg),
             Message::Play(msg) => self.update_play(msg),
+            Message::Online(msg) => self.update_online(msg),
             Message::AiFinished(finished) => self.ai_finished(finished),
             Message::Settings(msg) => {
                 if let settings_screen::Msg::DefaultLevel(name) = &msg {
@@ -412,6 +448,10 @@ impl App {
             Route::Statistics => Screen::Statistics,
             Route::Rules => Screen::Rules,
             Route::Settings => Screen::Settings,
+            Route::Online => {
+                self.online_forms.error = None;
+                Screen::Online
+            }
             Route::Keyboard => {
                 if self.screen != Screen::Keyboard {
                     self.help_from = self.screen;
@@ -495,7 +535,187 @@ impl App {
         self.go(Route::Home)
     }
 
+    fn update_online(&mut self, msg: online_screen::Msg) -> Task<Message> {
+        use online_screen::Msg;
+        let forms = &mut self.online_forms;
+        match msg {
+            Msg::Form(change) => forms.game.update(change),
+            Msg::Colour(colour) => forms.colour = colour,
+            Msg::Port(port) => forms.port = port,
+            Msg::Address(address) => forms.address = address,
+            Msg::Host => {
+                let Ok(port) = forms.port.trim().parse::<u16>() else {
+                    forms.error = Some(format!("'{}' is not a port number", forms.port.trim()));
+                    return Task::none();
+                };
+                let spec = forms.game.setup().spec;
+                match Online::host(spec, forms.colour.opponent(), port) {
+                    Ok(online) => {
+                        forms.error = None;
+                        self.start_online(online);
+                        return self.mirror_online();
+                    }
+                    Err(e) => forms.error = Some(e),
+                }
+            }
+            Msg::Join => {
+                if forms.address.trim().is_empty() {
+                    forms.error = Some("Type the host's address and port.".into());
+                    return Task::none();
+                }
+                forms.error = None;
+                let online = Online::join(&forms.address);
+                self.start_online(online);
+            }
+            Msg::Poll => {
+                if self.online.as_mut().is_some_and(Online::poll) {
+                    return self.mirror_online();
+                }
+            }
+            Msg::Draft(draft) => {
+                if let Some(online) = &mut self.online {
+                    online.draft = draft;
+                }
+            }
+            Msg::SendChat => {
+                if let Some(online) = &mut self.online {
+                    online.send_chat();
+                }
+            }
+            Msg::AskUndo => {
+                if let Some(online) = &mut self.online {
+                    online.request_undo();
+                }
+            }
+            Msg::Answer(accept) => {
+                if let Some(online) = &mut self.online {
+                    if let Err(e) = online.answer(accept) {
+                        online.chat.push(crate::online::ChatLine::Note(e));
+                    }
+                    return self.mirror_online();
+                }
+            }
+            Msg::OfferNewGame => {
+                if let Some(online) = &mut self.online {
+                    online.offer_new_game();
+                }
+            }
+            Msg::Reconnect => {
+                if let Some(online) = &mut self.online
+                    && let Err(e) = online.reconnect()
+                {
+                    online.chat.push(crate::online::ChatLine::Note(e));
+                }
+            }
+        }
+        Task::none()
+    }
+
+    fn start_online(&mut self, online: Online) {
+        if let Some(mut old) = self.online.replace(online) {
+            old.leave();
+        }
+        if let Some(play) = &mut self.play {
+            play.cancel_thinking();
+        }
+        self.play = None;
+    }
+
+    /// Makes the play screen show the network game as it stands: the same game, moves and resignation.
+    fn mirror_online(&mut self) -> Task<Message> {
+        let settings = self.settings.clone();
+        let Some((spec, me, moves, resigned)) = self.online.as_ref().and_then(Online::state) else {
+            return Task::none();
+        };
+        let fresh = |factory: MatchFactory| -> Option<Play> {
+            let game = factory(&spec).ok()?;
+            let setup = crate::setup::GameSetup {
+                spec: spec.clone(),
+                seats: [crate::setup::Seat::Human, crate::setup::Seat::Human],
+            };
+            let mut play = Play::new(setup, game);
+            play.remote = Some(me.opponent());
+            Some(play)
+        };
+        let same_game = self.play.as_ref().is_some_and(|p| p.setup.spec == spec && p.remote == Some(me.opponent()));
+        if !same_game {
+            self.play = fresh(self.factory);
+            self.screen = Screen::Play;
+        }
+        let Some(play) = &mut self.play else { return Task::none() };
+        let have = play.game.move_list();
+        let mut replayed = moves.starts_with(&have);
+        if replayed {
+            for m in &moves[have.len()..] {
+                match play.game.play_notation(m) {
+                    Ok(report) => play.after_move(&report, &settings),
+                    Err(_) => {
+                        replayed = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if !replayed {
+            let Some(mut rebuilt) = fresh(self.factory) else { return Task::none() };
+            for m in &moves {
+                if rebuilt.game.play_notation(m).is_err() {
+                    break;
+                }
+            }
+            rebuilt.status = play.status.take();
+            *play = rebuilt;
+        }
+        play.resigned = resigned;
+        play.recorded = true;
+        play.refresh();
+        self.sync_play()
+    }
+
+    /// A play-screen action in a network game: moves and answers go through the connection.
+    fn online_play(&mut self, msg: play::Msg) -> Task<Message> {
+        let settings = self.settings.clone();
+        let (Some(online), Some(play)) = (&mut self.online, &mut self.play) else { return Task::none() };
+        let result = match msg {
+            play::Msg::Clicked(cell) => {
+                if play.viewing.is_some() {
+                    return Task::none();
+                }
+                if let Err(reason) = play.game.check_cell(cell) {
+                    play.refuse(cell, &reason, &settings);
+                    return Task::none();
+                }
+                online.play(Some(cell))
+            }
+            play::Msg::Pass => online.play(None),
+            play::Msg::Undo => {
+                online.request_undo();
+                Ok(())
+            }
+            play::Msg::Resign => {
+                online.resign();
+                Ok(())
+            }
+            play::Msg::View(_)
+            | play::Msg::ViewLive
+            | play::Msg::OpenSave
+            | play::Msg::PathChanged(_)
+            | play::Msg::ConfirmFile
+            | play::Msg::CloseFile => return self.update_play(msg),
+            play::Msg::Redo | play::Msg::Hint | play::Msg::TogglePause | play::Msg::OpenLoad => return Task::none(),
+        };
+        match result {
+            Ok(()) => play.status = None,
+            Err(reason) => play.status = Some(format!("Not now: {reason}")),
+        }
+        self.mirror_online()
+    }
+
     fn continue_game(&mut self) -> Task<Message> {
+        if self.online.is_some() && self.play.is_some() {
+            self.screen = Screen::Play;
+            return Task::none();
+        }
         if self.play.as_ref().is_some_and(|p| !p.is_over()) {
             self.screen = Screen::Play;
             return self.sync_play();
@@ -799,7 +1019,11 @@ impl App {
         if self.screen == Screen::Compare && self.compare.series.is_some() {
             return time::every(Duration::from_millis(250)).map(Message::Tick);
         }
-        let keys = iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key));
+        let mut keys = iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key));
+        if self.online.as_ref().is_some_and(|o| !matches!(o.link, crate::online::Link::Dropped(_))) {
+            let poll = time::every(Duration::from_millis(100)).map(|_| Message::Online(online_screen::Msg::Poll));
+            keys = Subscription::batch([keys, poll]);
+        }
         let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
             return keys;
         };
@@ -827,7 +1051,11 @@ impl App {
 
     fn screen_view(&self) -> Element<'_, Message> {
         match (self.screen, &self.play) {
-            (Screen::Play, Some(play)) => play::view(play, &self.settings, self.now),
+            (Screen::Play, Some(play)) => play::view(play, &self.settings, self.now, self.online.as_ref()),
+            (Screen::Online | Screen::Play, _) => {
+                let status = self.online.as_ref().map(Online::link_words);
+                online_screen::view(&self.online_forms, status)
+            }
             (Screen::NewGame, _) => new_game::view(&self.form, &self.levels, self.form_error.as_deref()),
             (Screen::Keyboard, _) => crate::screen::keyboard::view(Message::CloseHelp),
             (Screen::Statistics, _) => statistics::view(&self.stats, self.confirm_reset),
@@ -839,7 +1067,7 @@ impl App {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
                 compare::view(&self.compare, can_replay, self.series_level_name())
             }
-            (Screen::Home | Screen::Play, _) => {
+            (Screen::Home, _) => {
                 let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;
                 home::view(&self.pictures, &self.settings, can_continue, self.notice.as_deref())
             }

@@ -492,3 +492,81 @@ fn the_keyboard_help_opens_from_the_game_and_lists_every_binding() {
     press(&mut app, named(Named::Escape), Modifiers::empty());
     assert_eq!(app.screen(), Screen::Play, "back to the game it was opened from");
 }
+
+fn online(app: &mut App, msg: crate::screen::online::Msg) {
+    let _ = app.update(Message::Online(msg));
+}
+
+/// Polls both apps until `done` holds (at most about five seconds).
+fn pump(host: &mut App, guest: &mut App, done: impl Fn(&App, &App) -> bool) {
+    for _ in 0..500 {
+        online(host, crate::screen::online::Msg::Poll);
+        online(guest, crate::screen::online::Msg::Poll);
+        if done(host, guest) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the two apps did not get there");
+}
+
+#[test]
+fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
+    use crate::online::{ChatLine, Link};
+    use crate::screen::new_game::Msg as FormMsg;
+    use crate::screen::online::Msg;
+    let (host_dir, guest_dir) = (TempDir::create(), TempDir::create());
+    let (mut host, mut guest) = (othello_app(&host_dir), othello_app(&guest_dir));
+    let _ = host.update(Message::Go(Route::Online));
+    online(&mut host, Msg::Form(FormMsg::Game(GameKind::Othello)));
+    online(&mut host, Msg::Port("0".into()));
+    online(&mut host, Msg::Host);
+    assert_eq!(host.screen(), Screen::Play, "the host sees the board while waiting");
+    let port = host.online().expect("hosting").address.clone();
+    online(&mut guest, Msg::Address(format!("127.0.0.1:{port}")));
+    online(&mut guest, Msg::Join);
+    pump(&mut host, &mut guest, |h, g| h.online().is_some_and(|o| o.ready()) && g.play().is_some());
+    assert_eq!(guest.screen(), Screen::Play);
+    assert_eq!(guest.play().expect("game").remote, Some(Player::First), "the host plays Black");
+
+    click(&mut guest, 5, 4);
+    assert_eq!(ply(&guest), 0, "not the guest's turn");
+    click(&mut host, 5, 4);
+    assert_eq!(ply(&host), 1);
+    pump(&mut host, &mut guest, |_, g| ply(g) == 1);
+    click(&mut guest, 0, 0);
+    assert!(guest.play().expect("game").flash.is_some(), "an illegal move blinks on the guest's side too");
+    click(&mut guest, 3, 5);
+    pump(&mut host, &mut guest, |h, g| ply(h) == 2 && ply(g) == 2);
+    assert_eq!(host.play().expect("game").game.move_list(), ["f5", "d6"]);
+
+    online(&mut guest, Msg::Draft("nice opening".into()));
+    online(&mut guest, Msg::SendChat);
+    pump(&mut host, &mut guest, |h, _| {
+        h.online().is_some_and(|o| o.chat.contains(&ChatLine::Theirs("nice opening".into())))
+    });
+
+    online(&mut guest, Msg::AskUndo);
+    pump(&mut host, &mut guest, |h, _| h.online().is_some_and(|o| o.asked.is_some()));
+    online(&mut host, Msg::Answer(true));
+    pump(&mut host, &mut guest, |h, g| ply(h) == 1 && ply(g) == 1);
+    click(&mut guest, 3, 5);
+    pump(&mut host, &mut guest, |h, g| ply(h) == 2 && ply(g) == 2);
+
+    let _ = guest.update(Message::Leave);
+    let _ = guest.update(Message::Answer(true));
+    assert_eq!(guest.screen(), Screen::Home);
+    pump(&mut host, &mut guest, |h, _| h.online().is_some_and(|o| matches!(o.link, Link::Dropped(_))));
+    assert_eq!(ply(&host), 2, "the host keeps the game");
+    assert!(host_dir.paths().current_game().exists(), "and it is autosaved");
+    click(&mut host, 2, 3);
+    assert_eq!(ply(&host), 2, "the game is paused while the guest is away");
+
+    online(&mut host, Msg::Reconnect);
+    online(&mut guest, Msg::Address(format!("127.0.0.1:{port}")));
+    online(&mut guest, Msg::Join);
+    pump(&mut host, &mut guest, |h, g| {
+        h.online().is_some_and(|o| o.ready()) && g.play().is_some_and(|p| p.game.ply() == 2)
+    });
+    assert_eq!(guest.play().expect("game").game.move_list(), ["f5", "d6"], "the guest picks up where it stopped");
+}

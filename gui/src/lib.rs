@@ -7,6 +7,7 @@ pub mod bell;
 pub mod board_canvas;
 pub mod exchange;
 pub mod keys;
+pub mod online;
 pub mod save_file;
 pub mod screen;
 pub mod series;

@@ -90,6 +90,7 @@ pub fn view<'a>(
     .spacing(28);
     let menu = column![
         menu_button("Continue", can_continue.then_some(Message::Go(Route::Continue))),
+        menu_button("Play online", Some(Message::Go(Route::Online))),
         menu_button("Statistics", Some(Message::Go(Route::Statistics))),
         menu_button("Compare rule sets", Some(Message::Go(Route::Compare))),
         menu_button("Rules", Some(Message::Go(Route::Rules))),

@@ -4,6 +4,7 @@ pub mod compare;
 pub mod home;
 pub mod keyboard;
 pub mod new_game;
+pub mod online;
 pub mod play;
 pub mod rules;
 pub mod settings;

@@ -382,14 +382,19 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
     Some((headline, detail.join(" · ")))
 }
 
-/// The play screen.
-pub fn view<'a>(play: &'a Play, settings: &'a Settings, now: Instant) -> Element<'a, Message> {
+/// The play screen; `online` is the network game this one mirrors, if any.
+pub fn view<'a>(
+    play: &'a Play,
+    settings: &'a Settings,
+    now: Instant,
+    online: Option<&'a crate::online::Online>,
+) -> Element<'a, Message> {
     let snapshot = play.shown();
     let options = board_options(play.kind(), settings);
     let live = play.viewing.is_none();
     let clickable = live && play.human_to_move() && play.thinking.is_none();
     let result = result_words(play, &snapshot).filter(|_| live);
-    let panel = side_panel(play, settings, &snapshot);
+    let panel = side_panel(play, settings, &snapshot, online);
     let board = BoardView {
         snapshot,
         options,
@@ -428,7 +433,12 @@ fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
         .into()
 }
 
-fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -> Element<'a, Message> {
+fn side_panel<'a>(
+    play: &'a Play,
+    settings: &'a Settings,
+    snapshot: &Snapshot,
+    online: Option<&'a crate::online::Online>,
+) -> Element<'a, Message> {
     let palette = board_palette(play.kind(), settings.theme);
     let rule_name = play
         .kind()
@@ -482,9 +492,15 @@ fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -
             .align_y(iced::Center),
         );
     }
-    let analysis = analysis_view(play);
+    let analysis = match online {
+        Some(online) => crate::screen::online::panel(online),
+        None => analysis_view(play),
+    };
     let moves = move_list(play);
-    let controls = controls(play);
+    let controls = match online {
+        Some(online) => crate::screen::online::controls(play, online),
+        None => controls(play),
+    };
     let mut panel = column![info, analysis, moves, controls].spacing(14).height(Fill);
     if let Some(panel_state) = &play.file_panel {
         panel = panel.push(file_panel(panel_state));
