@@ -450,6 +450,7 @@ impl App {
             Route::Settings => Screen::Settings,
             Route::Online => {
                 self.online_forms.error = None;
+                self.online_forms.addresses = crate::online::local_addresses();
                 Screen::Online
             }
             Route::Keyboard => {

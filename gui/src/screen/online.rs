@@ -8,7 +8,7 @@ use tabula_games::registry::GameKind;
 
 use crate::app::{Message, Question, Route};
 use crate::keys::Shortcut;
-use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online, local_addresses};
+use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online};
 use crate::screen::new_game::{self, Form};
 use crate::screen::play::{Play, keyed};
 use crate::screen::widgets::{action, card, heading, page, segmented};
@@ -58,6 +58,8 @@ pub struct Forms {
     pub address: String,
     /// A problem with the last attempt.
     pub error: Option<String>,
+    /// This machine's addresses, to tell the other player.
+    pub addresses: Vec<std::net::IpAddr>,
 }
 
 impl Default for Forms {
@@ -68,6 +70,7 @@ impl Default for Forms {
             port: DEFAULT_PORT.to_string(),
             address: format!("127.0.0.1:{DEFAULT_PORT}"),
             error: None,
+            addresses: Vec::new(),
         }
     }
 }
@@ -82,7 +85,7 @@ pub fn view<'a>(forms: &'a Forms, status: Option<String>) -> Element<'a, Message
     let sizes = form.game.board_sizes(&form.rule_set);
     let colours: Vec<(Player, String)> = Player::BOTH.iter().map(|&p| (p, colour_name(p).to_string())).collect();
     let addresses =
-        local_addresses().iter().map(|ip| format!("{ip}:{}", forms.port.trim())).collect::<Vec<_>>().join("   ");
+        forms.addresses.iter().map(|ip| format!("{ip}:{}", forms.port.trim())).collect::<Vec<_>>().join("   ");
     let host = card(
         column![
             heading("Host a game"),
