@@ -628,6 +628,7 @@ impl App {
         let Some((spec, me, moves, resigned)) = self.online.as_ref().and_then(Online::state) else {
             return Task::none();
         };
+        let ready = self.online.as_ref().is_some_and(Online::ready);
         let fresh = |factory: MatchFactory| -> Option<Play> {
             let game = factory(&spec).ok()?;
             let setup = crate::setup::GameSetup {
@@ -668,6 +669,7 @@ impl App {
             *play = rebuilt;
         }
         play.resigned = resigned;
+        play.paused = !ready;
         play.recorded = true;
         play.refresh();
         self.sync_play()

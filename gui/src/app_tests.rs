@@ -558,6 +558,9 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
     assert_eq!(guest.screen(), Screen::Home);
     pump(&mut host, &mut guest, |h, _| h.online().is_some_and(|o| matches!(o.link, Link::Dropped(_))));
     assert_eq!(ply(&host), 2, "the host keeps the game");
+    assert!(host.play().expect("game").paused);
+    let words = play::turn_line(host.play().expect("game"), &host.play().expect("game").game.current());
+    assert!(words.starts_with("Paused"), "{words}");
     assert!(host_dir.paths().current_game().exists(), "and it is autosaved");
     click(&mut host, 2, 3);
     assert_eq!(ply(&host), 2, "the game is paused while the guest is away");
@@ -569,4 +572,5 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
         h.online().is_some_and(|o| o.ready()) && g.play().is_some_and(|p| p.game.ply() == 2)
     });
     assert_eq!(guest.play().expect("game").game.move_list(), ["f5", "d6"], "the guest picks up where it stopped");
+    assert!(!host.play().expect("game").paused, "the game goes on");
 }

@@ -5,7 +5,7 @@
 use std::io::ErrorKind;
 use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tabula_core::Player;
 use tabula_games::Cell;
@@ -14,6 +14,12 @@ use tabula_net::{Connection, Guest, GuestEvent, HostEvent, Incoming, Message, Re
 
 /// The port a host listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7878;
+
+/// How often a quiet connection is asked whether the other side is still there.
+const PING_EVERY: Duration = Duration::from_secs(10);
+
+/// How long a connection may stay silent (not even answering a ping) before it counts as dropped.
+const SILENCE_LIMIT: Duration = Duration::from_secs(35);
 
 /// Which side of the game this app is.
 pub enum Role {
@@ -71,6 +77,8 @@ pub struct Online {
     pub asked: Option<Asked>,
     /// Whether the guest has accepted the game (host) or the host has announced it (guest).
     pub joined: bool,
+    last_heard: Instant,
+    last_sent: Instant,
 }
 
 fn listen(port: u16) -> Result<TcpListener, String> {
@@ -128,7 +136,18 @@ impl Online {
     }
 
     fn new(role: Role, link: Link, address: String) -> Online {
-        Online { role, link, address, chat: Vec::new(), draft: String::new(), asked: None, joined: false }
+        let now = Instant::now();
+        Online {
+            role,
+            link,
+            address,
+            chat: Vec::new(),
+            draft: String::new(),
+            asked: None,
+            joined: false,
+            last_heard: now,
+            last_sent: now,
+        }
     }
 
     /// Whether this side hosts.
@@ -175,12 +194,28 @@ impl Online {
     }
 
     fn send(&mut self, messages: &[Message]) {
-        if let Link::Connected(conn) = &self.link
-            && let Err(e) = conn.send_all(messages)
-        {
-            conn.close();
-            self.link = Link::Dropped(e.to_string());
+        if let Link::Connected(conn) = &self.link {
+            self.last_sent = Instant::now();
+            if let Err(e) = conn.send_all(messages) {
+                conn.close();
+                self.link = Link::Dropped(e.to_string());
+            }
         }
+    }
+
+    /// Keeps a quiet connection alive, and gives up on one that has been silent too long.
+    fn keep_alive(&mut self) -> bool {
+        let Link::Connected(conn) = &self.link else { return false };
+        if self.last_heard.elapsed() > SILENCE_LIMIT {
+            conn.close();
+            self.link = Link::Dropped("no answer for a while".into());
+            self.joined = false;
+            return true;
+        }
+        if self.last_sent.elapsed() > PING_EVERY && self.last_heard.elapsed() > PING_EVERY {
+            self.send(&[Message::Ping]);
+        }
+        false
     }
 
     /// Takes what arrived; `true` when something may have changed the game or the chat.
@@ -192,6 +227,7 @@ impl Online {
                     match connected {
                         Ok(conn) => {
                             self.link = Link::Connected(conn);
+                            self.last_heard = Instant::now();
                             self.note(format!("{peer} connected."));
                             if let Role::Host(referee) = &self.role {
                                 let greeting = referee.greeting();
@@ -210,6 +246,7 @@ impl Online {
             },
             Link::Connecting(rx) => match rx.try_recv() {
                 Ok(Ok(stream)) => {
+                    self.last_heard = Instant::now();
                     self.link = match Connection::new(stream) {
                         Ok(conn) => Link::Connected(conn),
                         Err(e) => Link::Dropped(e.to_string()),
@@ -238,10 +275,13 @@ impl Online {
                     }
                 }
                 let changed = !arrivals.is_empty();
+                if changed {
+                    self.last_heard = Instant::now();
+                }
                 for incoming in arrivals {
                     self.arrive(incoming);
                 }
-                changed
+                self.keep_alive() || changed
             }
             Link::Dropped(_) => false,
         }

@@ -528,6 +528,7 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
             format!("{mover} (computer) is thinking… {depth}")
         }
         Some(_) => "Looking for a good move for you…".into(),
+        None if play.paused && play.remote.is_some() => "Paused until the other player is connected".into(),
         None if play.paused => "Paused".into(),
         None if play.human_to_move() && play.game.must_pass() => format!("{mover} has no legal move and must pass"),
         None if play.human_to_move() && play.remote.is_some() => format!("{mover} (you) to move"),
