@@ -55,6 +55,8 @@ pub enum Route {
 pub enum Question {
     /// Leave the game in progress for the menu?
     Leave,
+    /// Leave the online game, closing the connection?
+    LeaveOnline,
     /// Resign the game?
     Resign,
 }
@@ -63,6 +65,9 @@ impl Question {
     fn words(self) -> (&'static str, &'static str) {
         match self {
             Question::Leave => ("Leave the game in progress? It is saved: Continue picks it up.", "Leave"),
+            Question::LeaveOnline => {
+                ("Leave the online game? The other player is told, and the game stays saved here.", "Leave")
+            }
             Question::Resign => ("Resign this game?", "Resign"),
         }
     }
@@ -313,7 +318,7 @@ impl App {
                 let in_progress =
                     self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
                 if in_progress && self.screen == Screen::Play {
-                    self.question = Some(Question::Leave);
+                    self.question = Some(if self.online.is_some() { Question::LeaveOnline } else { Question::Leave });
                     return Task::none();
                 }
                 self.go(Route::Home)
@@ -324,7 +329,7 @@ impl App {
                 Task::none()
             }
             Message::Answer(yes) => match self.question.take() {
-                Some(Question::Leave) if yes => {
+                Some(Question::Leave | Question::LeaveOnline) if yes => {
                     if let Some(mut online) = self.online.take() {
                         online.leave();
                         self.play = None;

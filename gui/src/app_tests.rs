@@ -554,6 +554,7 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
     pump(&mut host, &mut guest, |h, g| ply(h) == 2 && ply(g) == 2);
 
     let _ = guest.update(Message::Leave);
+    assert_eq!(guest.question(), Some(crate::app::Question::LeaveOnline), "leaving an online game asks first");
     let _ = guest.update(Message::Answer(true));
     assert_eq!(guest.screen(), Screen::Home);
     pump(&mut host, &mut guest, |h, _| h.online().is_some_and(|o| matches!(o.link, Link::Dropped(_))));
