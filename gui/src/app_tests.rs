@@ -515,6 +515,7 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
     use crate::online::{ChatLine, Link};
     use crate::screen::new_game::Msg as FormMsg;
     use crate::screen::online::Msg;
+    use crate::screen::play::Play;
     let (host_dir, guest_dir) = (TempDir::create(), TempDir::create());
     let (mut host, mut guest) = (othello_app(&host_dir), othello_app(&guest_dir));
     let _ = host.update(Message::Go(Route::Online));
@@ -574,4 +575,14 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
     });
     assert_eq!(guest.play().expect("game").game.move_list(), ["f5", "d6"], "the guest picks up where it stopped");
     assert!(!host.play().expect("game").paused, "the game goes on");
+
+    let _ = guest.update(Message::Ask(crate::app::Question::Resign));
+    let _ = guest.update(Message::Answer(true));
+    pump(&mut host, &mut guest, |h, g| {
+        h.play().is_some_and(|p| p.resigned == Some(Player::Second)) && g.play().is_some_and(Play::is_over)
+    });
+    online(&mut host, Msg::OfferNewGame);
+    pump(&mut host, &mut guest, |_, g| g.online().is_some_and(|o| o.asked.is_some()));
+    online(&mut guest, Msg::Answer(true));
+    pump(&mut host, &mut guest, |h, g| ply(h) == 0 && ply(g) == 0 && !h.play().is_some_and(Play::is_over));
 }
