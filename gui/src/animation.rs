@@ -108,3 +108,39 @@ mod tests {
         assert_eq!(FlipAnimation::new(&quiet, Duration::from_millis(100), Instant::now()), None);
     }
 }
+
+/// A refused move: the cell blinks red a few times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IllegalFlash {
+    /// The refused cell.
+    pub cell: Cell,
+    started: Instant,
+}
+
+impl IllegalFlash {
+    /// How long the blinking lasts.
+    pub const DURATION: Duration = Duration::from_millis(900);
+
+    /// A flash of `cell` starting at `now`.
+    #[must_use]
+    pub fn new(cell: Cell, now: Instant) -> IllegalFlash {
+        IllegalFlash { cell, started: now }
+    }
+
+    /// How strongly the cell shows at `now`, from 0 to 1: three blinks fading out.
+    #[must_use]
+    pub fn strength(&self, now: Instant) -> f32 {
+        let t = now.saturating_duration_since(self.started).as_secs_f32() / IllegalFlash::DURATION.as_secs_f32();
+        if t >= 1.0 {
+            return 0.0;
+        }
+        let blink = (t * 3.0 * std::f32::consts::PI).cos().abs();
+        blink * (1.0 - t * 0.5)
+    }
+
+    /// Whether the blinking has ended at `now`.
+    #[must_use]
+    pub fn is_done(&self, now: Instant) -> bool {
+        now.saturating_duration_since(self.started) >= IllegalFlash::DURATION
+    }
+}

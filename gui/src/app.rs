@@ -11,9 +11,11 @@ use tabula_games::Snapshot;
 use crate::ai_task::{self, Finished, Purpose, Request};
 use crate::exchange;
 use crate::keys::{self, Shortcut};
+use crate::online::Online;
 use crate::save_file::{MatchFactory, SavedGame};
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
+use crate::screen::online::{self as online_screen, Forms};
 use crate::screen::play::{self, FilePanel, Play};
 use crate::screen::rules::{self, Rules};
 use crate::screen::{home, settings as settings_screen, statistics};
@@ -42,6 +44,33 @@ pub enum Route {
     Settings,
     /// Compare rule sets.
     Compare,
+    /// The keyboard help.
+    Keyboard,
+    /// Host or join a network game.
+    Online,
+}
+
+/// A question asked before something that cannot be taken back lightly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Leave the game in progress for the menu?
+    Leave,
+    /// Leave the online game, closing the connection?
+    LeaveOnline,
+    /// Resign the game?
+    Resign,
+}
+
+impl Question {
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Question::Leave => ("Leave the game in progress? It is saved: Continue picks it up.", "Leave"),
+            Question::LeaveOnline => {
+                ("Leave the online game? The other player is told, and the game stays saved here.", "Leave")
+            }
+            Question::Resign => ("Resign this game?", "Resign"),
+        }
+    }
 }
 
 /// Everything that can happen to the app.
@@ -51,6 +80,14 @@ pub enum Message {
     Go(Route),
     /// Leave the app.
     Quit,
+    /// Back to the menu from the play screen, asking first when a game is in progress.
+    Leave,
+    /// Close the keyboard help, back to where it was opened.
+    CloseHelp,
+    /// Ask a question before acting.
+    Ask(Question),
+    /// The answer to the open question.
+    Answer(bool),
     /// Time passes (while something moves).
     Tick(Instant),
     /// A change on the new-game form.
@@ -75,6 +112,8 @@ pub enum Message {
     Compare(compare::Msg),
     /// A key with a meaning on the play screen.
     Key(keys::Shortcut),
+    /// Something about a network game.
+    Online(online_screen::Msg),
     /// A computer-vs-computer series finished (its generation and tallies).
     SeriesFinished(u64, series::Progress),
 }
@@ -96,6 +135,10 @@ pub enum Screen {
     Settings,
     /// Compare rule sets.
     Compare,
+    /// The keyboard help.
+    Keyboard,
+    /// Host or join a network game.
+    Online,
 }
 
 /// Where the computer's searches run.
@@ -124,6 +167,10 @@ pub struct App {
     notice: Option<String>,
     settings_problem: Option<String>,
     confirm_reset: bool,
+    question: Option<Question>,
+    help_from: Screen,
+    online: Option<Online>,
+    online_forms: Forms,
     autosave_exists: bool,
     rules: Rules,
     compare: Compare,
@@ -155,6 +202,10 @@ impl App {
             notice: stats_problem,
             settings_problem,
             confirm_reset: false,
+            question: None,
+            help_from: Screen::Home,
+            online: None,
+            online_forms: Forms::default(),
             autosave_exists,
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
@@ -204,6 +255,18 @@ impl App {
         self.play.as_ref()
     }
 
+    /// The network game, if one is on.
+    #[must_use]
+    pub fn online(&self) -> Option<&Online> {
+        self.online.as_ref()
+    }
+
+    /// The question waiting for an answer.
+    #[must_use]
+    pub fn question(&self) -> Option<Question> {
+        self.question
+    }
+
     /// The statistics.
     #[must_use]
     pub fn statistics(&self) -> &Statistics {
@@ -251,12 +314,46 @@ impl App {
         match message {
             Message::Go(route) => self.go(route),
             Message::Quit => iced::exit(),
+            Message::Leave => {
+                let in_progress =
+                    self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
+                if in_progress && self.screen == Screen::Play {
+                    self.question = Some(if self.online.is_some() { Question::LeaveOnline } else { Question::Leave });
+                    return Task::none();
+                }
+                self.go(Route::Home)
+            }
+            Message::CloseHelp => self.leave_help(),
+            Message::Ask(question) => {
+                self.question = Some(question);
+                Task::none()
+            }
+            Message::Answer(yes) => match self.question.take() {
+                Some(Question::Leave | Question::LeaveOnline) if yes => {
+                    if let Some(mut online) = self.online.take() {
+                        online.leave();
+                        self.play = None;
+                    }
+                    self.go(Route::Home)
+                }
+                Some(Question::Resign) if yes && self.online.is_some() => {
+                    if let Some(online) = &mut self.online {
+                        online.resign();
+                    }
+                    self.mirror_online()
+                }
+                Some(Question::Resign) if yes => self.update_play(play::Msg::Resign),
+                _ => Task::none(),
+            },
             Message::Tick(now) => {
                 self.now = now;
-                if let Some(play) = &mut self.play
-                    && play.animation.as_ref().is_some_and(|a| a.is_done(now))
-                {
-                    play.animation = None;
+                if let Some(play) = &mut self.play {
+                    if play.animation.as_ref().is_some_and(|a| a.is_done(now)) {
+                        play.animation = None;
+                    }
+                    if play.flash.is_some_and(|f| f.is_done(now)) {
+                        play.flash = None;
+                    }
                 }
                 Task::none()
             }
@@ -266,6 +363,9 @@ impl App {
                 Task::none()
             }
             Message::StartGame => self.start_game(),
+            Message::NewGameFrom if self.online.is_some() => {
+                self.update(Message::Online(online_screen::Msg::OfferNewGame))
+            }
             Message::NewGameFrom => {
                 let default_level = self.default_level();
                 if let Some(play) = &mut self.play {
@@ -275,7 +375,9 @@ impl App {
                 self.screen = Screen::NewGame;
                 Task::none()
             }
+            Message::Play(msg) if self.online.is_some() => self.online_play(msg),
             Message::Play(msg) => self.update_play(msg),
+            Message::Online(msg) => self.update_online(msg),
             Message::AiFinished(finished) => self.ai_finished(finished),
             Message::Settings(msg) => {
                 if let settings_screen::Msg::DefaultLevel(name) = &msg {
@@ -337,6 +439,7 @@ impl App {
             play.cancel_thinking();
         }
         self.confirm_reset = false;
+        self.question = None;
         self.screen = match route {
             Route::Home => Screen::Home,
             Route::NewGame(game) => {
@@ -350,6 +453,17 @@ impl App {
             Route::Statistics => Screen::Statistics,
             Route::Rules => Screen::Rules,
             Route::Settings => Screen::Settings,
+            Route::Online => {
+                self.online_forms.error = None;
+                self.online_forms.addresses = crate::online::local_addresses();
+                Screen::Online
+            }
+            Route::Keyboard => {
+                if self.screen != Screen::Keyboard {
+                    self.help_from = self.screen;
+                }
+                Screen::Keyboard
+            }
             Route::Compare => {
                 if let Some(play) = &self.play
                     && play.kind() != self.compare.game
@@ -363,9 +477,33 @@ impl App {
     }
 
     fn key(&mut self, shortcut: Shortcut) -> Task<Message> {
-        let Some(play) = self.play.as_mut().filter(|p| p.file_panel.is_none()) else { return Task::none() };
-        if self.screen != Screen::Play {
-            return Task::none();
+        match shortcut {
+            Shortcut::FullScreen => return toggle_full_screen(),
+            Shortcut::FocusNext => return iced::widget::operation::focus_next(),
+            Shortcut::FocusPrevious => return iced::widget::operation::focus_previous(),
+            Shortcut::KeyboardHelp => return self.go(Route::Keyboard),
+            _ => {}
+        }
+        if self.question.is_some() {
+            return match shortcut {
+                Shortcut::Place => self.update(Message::Answer(true)),
+                Shortcut::Menu => self.update(Message::Answer(false)),
+                _ => Task::none(),
+            };
+        }
+        match self.screen {
+            Screen::Play => {}
+            Screen::Home => return Task::none(),
+            Screen::Keyboard if shortcut == Shortcut::Menu => return self.leave_help(),
+            _ if shortcut == Shortcut::Menu => return self.go(Route::Home),
+            _ => return Task::none(),
+        }
+        let Some(play) = self.play.as_mut() else { return Task::none() };
+        if play.file_panel.is_some() {
+            return match shortcut {
+                Shortcut::Menu => self.update(Message::Play(play::Msg::CloseFile)),
+                _ => Task::none(),
+            };
         }
         let shown = play.shown_ply();
         let message = match shortcut {
@@ -383,16 +521,209 @@ impl App {
             Shortcut::NewGame => Message::NewGameFrom,
             Shortcut::Save => Message::Play(play::Msg::OpenSave),
             Shortcut::Load => Message::Play(play::Msg::OpenLoad),
-            Shortcut::Menu => Message::Go(Route::Home),
+            Shortcut::Menu => Message::Leave,
             Shortcut::First => Message::Play(play::Msg::View(0)),
             Shortcut::Last => Message::Play(play::Msg::ViewLive),
             Shortcut::Back => Message::Play(play::Msg::View(shown.saturating_sub(1))),
             Shortcut::Forward => Message::Play(play::Msg::View(shown + 1)),
+            Shortcut::FullScreen | Shortcut::KeyboardHelp | Shortcut::FocusNext | Shortcut::FocusPrevious => {
+                return Task::none();
+            }
         };
         self.update(message)
     }
 
+    fn leave_help(&mut self) -> Task<Message> {
+        if self.help_from == Screen::Play && self.play.is_some() {
+            self.screen = Screen::Play;
+            return self.sync_play();
+        }
+        self.go(Route::Home)
+    }
+
+    fn update_online(&mut self, msg: online_screen::Msg) -> Task<Message> {
+        use online_screen::Msg;
+        let forms = &mut self.online_forms;
+        match msg {
+            Msg::Form(change) => forms.game.update(change),
+            Msg::Colour(colour) => forms.colour = colour,
+            Msg::Port(port) => forms.port = port,
+            Msg::Address(address) => forms.address = address,
+            Msg::Host => {
+                let Ok(port) = forms.port.trim().parse::<u16>() else {
+                    forms.error = Some(format!("'{}' is not a port number", forms.port.trim()));
+                    return Task::none();
+                };
+                let spec = forms.game.setup().spec;
+                match Online::host(spec, forms.colour.opponent(), port) {
+                    Ok(online) => {
+                        forms.error = None;
+                        self.start_online(online);
+                        return self.mirror_online();
+                    }
+                    Err(e) => forms.error = Some(e),
+                }
+            }
+            Msg::Join => {
+                if forms.address.trim().is_empty() {
+                    forms.error = Some("Type the host's address and port.".into());
+                    return Task::none();
+                }
+                forms.error = None;
+                let online = Online::join(&forms.address);
+                self.start_online(online);
+            }
+            Msg::Poll => {
+                if self.online.as_mut().is_some_and(Online::poll) {
+                    return self.mirror_online();
+                }
+            }
+            Msg::Draft(draft) => {
+                if let Some(online) = &mut self.online {
+                    online.draft = draft;
+                }
+            }
+            Msg::SendChat => {
+                if let Some(online) = &mut self.online {
+                    online.send_chat();
+                }
+            }
+            Msg::AskUndo => {
+                if let Some(online) = &mut self.online {
+                    online.request_undo();
+                }
+            }
+            Msg::Answer(accept) => {
+                if let Some(online) = &mut self.online {
+                    if let Err(e) = online.answer(accept) {
+                        online.chat.push(crate::online::ChatLine::Note(e));
+                    }
+                    return self.mirror_online();
+                }
+            }
+            Msg::OfferNewGame => {
+                if let Some(online) = &mut self.online {
+                    online.offer_new_game();
+                }
+            }
+            Msg::Reconnect => {
+                if let Some(online) = &mut self.online
+                    && let Err(e) = online.reconnect()
+                {
+                    online.chat.push(crate::online::ChatLine::Note(e));
+                }
+            }
+        }
+        Task::none()
+    }
+
+    fn start_online(&mut self, online: Online) {
+        if let Some(mut old) = self.online.replace(online) {
+            old.leave();
+        }
+        if let Some(play) = &mut self.play {
+            play.cancel_thinking();
+        }
+        self.play = None;
+    }
+
+    /// Makes the play screen show the network game as it stands: the same game, moves and resignation.
+    fn mirror_online(&mut self) -> Task<Message> {
+        let settings = self.settings.clone();
+        let Some((spec, me, moves, resigned)) = self.online.as_ref().and_then(Online::state) else {
+            return Task::none();
+        };
+        let ready = self.online.as_ref().is_some_and(Online::ready);
+        let fresh = |factory: MatchFactory| -> Option<Play> {
+            let game = factory(&spec).ok()?;
+            let setup = crate::setup::GameSetup {
+                spec: spec.clone(),
+                seats: [crate::setup::Seat::Human, crate::setup::Seat::Human],
+            };
+            let mut play = Play::new(setup, game);
+            play.remote = Some(me.opponent());
+            Some(play)
+        };
+        let same_game = self.play.as_ref().is_some_and(|p| p.setup.spec == spec && p.remote == Some(me.opponent()));
+        if !same_game {
+            self.play = fresh(self.factory);
+            self.screen = Screen::Play;
+        }
+        let Some(play) = &mut self.play else { return Task::none() };
+        let have = play.game.move_list();
+        let mut replayed = moves.starts_with(&have);
+        if replayed {
+            for m in &moves[have.len()..] {
+                match play.game.play_notation(m) {
+                    Ok(report) => play.after_move(&report, &settings),
+                    Err(_) => {
+                        replayed = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if !replayed {
+            let Some(mut rebuilt) = fresh(self.factory) else { return Task::none() };
+            for m in &moves {
+                if rebuilt.game.play_notation(m).is_err() {
+                    break;
+                }
+            }
+            rebuilt.status = play.status.take();
+            *play = rebuilt;
+        }
+        play.resigned = resigned;
+        play.paused = !ready;
+        play.recorded = true;
+        play.refresh();
+        self.sync_play()
+    }
+
+    /// A play-screen action in a network game: moves and answers go through the connection.
+    fn online_play(&mut self, msg: play::Msg) -> Task<Message> {
+        let settings = self.settings.clone();
+        let (Some(online), Some(play)) = (&mut self.online, &mut self.play) else { return Task::none() };
+        let result = match msg {
+            play::Msg::Clicked(cell) => {
+                if play.viewing.is_some() {
+                    return Task::none();
+                }
+                if let Err(reason) = play.game.check_cell(cell) {
+                    play.refuse(cell, &reason, &settings);
+                    return Task::none();
+                }
+                online.play(Some(cell))
+            }
+            play::Msg::Pass => online.play(None),
+            play::Msg::Undo => {
+                online.request_undo();
+                Ok(())
+            }
+            play::Msg::Resign => {
+                online.resign();
+                Ok(())
+            }
+            play::Msg::View(_)
+            | play::Msg::ViewLive
+            | play::Msg::OpenSave
+            | play::Msg::PathChanged(_)
+            | play::Msg::ConfirmFile
+            | play::Msg::CloseFile => return self.update_play(msg),
+            play::Msg::Redo | play::Msg::Hint | play::Msg::TogglePause | play::Msg::OpenLoad => return Task::none(),
+        };
+        match result {
+            Ok(()) => play.status = None,
+            Err(reason) => play.status = Some(format!("Not now: {reason}")),
+        }
+        self.mirror_online()
+    }
+
     fn continue_game(&mut self) -> Task<Message> {
+        if self.online.is_some() && self.play.is_some() {
+            self.screen = Screen::Play;
+            return Task::none();
+        }
         if self.play.as_ref().is_some_and(|p| !p.is_over()) {
             self.screen = Screen::Play;
             return self.sync_play();
@@ -696,11 +1027,15 @@ impl App {
         if self.screen == Screen::Compare && self.compare.series.is_some() {
             return time::every(Duration::from_millis(250)).map(Message::Tick);
         }
+        let mut keys = iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key));
+        if self.online.as_ref().is_some_and(|o| !matches!(o.link, crate::online::Link::Dropped(_))) {
+            let poll = time::every(Duration::from_millis(100)).map(|_| Message::Online(online_screen::Msg::Poll));
+            keys = Subscription::batch([keys, poll]);
+        }
         let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
-            return Subscription::none();
+            return keys;
         };
-        let keys = iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key));
-        let clock = if play.animation.is_some() {
+        let clock = if play.animation.is_some() || play.flash.is_some() {
             time::every(Duration::from_millis(16)).map(Message::Tick)
         } else if play.thinking.is_some() {
             time::every(Duration::from_millis(150)).map(Message::Tick)
@@ -710,11 +1045,27 @@ impl App {
         Subscription::batch([keys, clock])
     }
 
-    /// The screen.
+    /// The screen, with the open question over it.
     pub fn view(&self) -> Element<'_, Message> {
+        let screen = self.screen_view();
+        match self.question {
+            Some(question) => {
+                let (prompt, yes) = question.words();
+                crate::screen::widgets::question(screen, prompt, yes, Message::Answer)
+            }
+            None => screen,
+        }
+    }
+
+    fn screen_view(&self) -> Element<'_, Message> {
         match (self.screen, &self.play) {
-            (Screen::Play, Some(play)) => play::view(play, &self.settings, self.now),
+            (Screen::Play, Some(play)) => play::view(play, &self.settings, self.now, self.online.as_ref()),
+            (Screen::Online | Screen::Play, _) => {
+                let status = self.online.as_ref().map(Online::link_words);
+                online_screen::view(&self.online_forms, status)
+            }
             (Screen::NewGame, _) => new_game::view(&self.form, &self.levels, self.form_error.as_deref()),
+            (Screen::Keyboard, _) => crate::screen::keyboard::view(Message::CloseHelp),
             (Screen::Statistics, _) => statistics::view(&self.stats, self.confirm_reset),
             (Screen::Rules, _) => rules::view(&self.rules, &self.settings),
             (Screen::Settings, _) => {
@@ -724,12 +1075,26 @@ impl App {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
                 compare::view(&self.compare, can_replay, self.series_level_name())
             }
-            (Screen::Home | Screen::Play, _) => {
+            (Screen::Home, _) => {
                 let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;
                 home::view(&self.pictures, &self.settings, can_continue, self.notice.as_deref())
             }
         }
     }
+}
+
+/// Switches the window between full screen and windowed.
+fn toggle_full_screen() -> Task<Message> {
+    iced::window::latest().and_then(|id| {
+        iced::window::mode(id).then(move |mode| {
+            let next = if mode == iced::window::Mode::Fullscreen {
+                iced::window::Mode::Windowed
+            } else {
+                iced::window::Mode::Fullscreen
+            };
+            iced::window::set_mode(id, next)
+        })
+    })
 }
 
 /// Counts a finished human-vs-computer game in the statistics.

@@ -375,3 +375,214 @@ fn a_pass_is_announced_and_played_on_request() {
     }
     panic!("no pass in 5000 random moves");
 }
+
+fn press(app: &mut App, key: iced::keyboard::Key, modifiers: iced::keyboard::Modifiers) {
+    let shortcut = crate::keys::shortcut(&key, modifiers).expect("a key with a meaning");
+    let _ = app.update(Message::Key(shortcut));
+}
+
+fn named(key: iced::keyboard::key::Named) -> iced::keyboard::Key {
+    iced::keyboard::Key::Named(key)
+}
+
+fn character(c: &str) -> iced::keyboard::Key {
+    iced::keyboard::Key::Character(c.into())
+}
+
+fn two_humans_othello(dir: &TempDir) -> App {
+    let mut app = othello_app(dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
+    let _ = app.update(Message::StartGame);
+    app
+}
+
+#[test]
+fn real_key_presses_play_undo_redo_and_step_through_the_moves() {
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, character("d"), Modifiers::empty());
+    press(&mut app, named(Named::ArrowRight), Modifiers::empty());
+    press(&mut app, named(Named::Enter), Modifiers::empty());
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5"]);
+    press(&mut app, character("a"), Modifiers::empty());
+    press(&mut app, character("a"), Modifiers::empty());
+    press(&mut app, character("s"), Modifiers::empty());
+    press(&mut app, named(Named::Space), Modifiers::empty());
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5", "d6"]);
+    press(&mut app, character("z"), Modifiers::CTRL);
+    assert_eq!(ply(&app), 1);
+    press(&mut app, character("Z"), Modifiers::CTRL | Modifiers::SHIFT);
+    assert_eq!(ply(&app), 2, "Ctrl+Shift+Z redoes");
+    press(&mut app, named(Named::ArrowLeft), Modifiers::ALT);
+    assert_eq!(app.play().expect("game").viewing, Some(1));
+    press(&mut app, character("["), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, Some(0));
+    press(&mut app, character("]"), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, Some(1));
+    press(&mut app, named(Named::End), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, None);
+    press(&mut app, named(Named::Home), Modifiers::empty());
+    assert_eq!(app.play().expect("game").viewing, Some(0));
+}
+
+#[test]
+fn an_illegal_key_placement_changes_nothing_flashes_and_says_why() {
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, named(Named::ArrowUp), Modifiers::empty());
+    for _ in 0..5 {
+        press(&mut app, named(Named::ArrowUp), Modifiers::empty());
+    }
+    let before = app.play().expect("game").game.current();
+    press(&mut app, named(Named::Enter), Modifiers::empty());
+    let play = app.play().expect("game");
+    assert_eq!(play.game.current(), before, "nothing changed");
+    assert_eq!(play.flash.map(|f| f.cell), Some(Cell::new(4, 0)), "the cell blinks");
+    let status = play.status.clone().expect("a reason");
+    assert!(status.starts_with("e1:") && status.len() > 4, "{status}");
+    let _ = app.update(Message::Tick(std::time::Instant::now() + std::time::Duration::from_secs(2)));
+    assert!(app.play().expect("game").flash.is_none(), "the blinking ends");
+}
+
+#[test]
+fn escape_and_resign_ask_first() {
+    use crate::app::Question;
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Home, "nothing to lose before the first move");
+    let _ = app.update(Message::Go(Route::Continue));
+    click(&mut app, 5, 4);
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!((app.screen(), app.question()), (Screen::Play, Some(Question::Leave)));
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!((app.screen(), app.question()), (Screen::Play, None), "Esc cancels the question");
+    let _ = app.update(Message::Ask(Question::Resign));
+    let _ = app.update(Message::Answer(false));
+    assert!(!app.play().expect("game").is_over(), "no means no");
+    let _ = app.update(Message::Ask(Question::Resign));
+    press(&mut app, named(Named::Enter), Modifiers::empty());
+    assert!(app.play().expect("game").is_over(), "Enter confirms");
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Home, "a finished game is left without asking");
+}
+
+#[test]
+fn the_keyboard_help_opens_from_the_game_and_lists_every_binding() {
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    press(&mut app, named(Named::F1), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Keyboard);
+    let rows = crate::screen::keyboard::rows();
+    assert_eq!(rows.len(), crate::keys::BINDINGS.len());
+    for binding in crate::keys::BINDINGS {
+        for chord in binding.chords {
+            assert!(rows.iter().any(|(keys, _)| keys.contains(&chord.label())), "{}", chord.label());
+        }
+    }
+    press(&mut app, named(Named::Escape), Modifiers::empty());
+    assert_eq!(app.screen(), Screen::Play, "back to the game it was opened from");
+}
+
+fn online(app: &mut App, msg: crate::screen::online::Msg) {
+    let _ = app.update(Message::Online(msg));
+}
+
+/// Polls both apps until `done` holds (at most about five seconds).
+fn pump(host: &mut App, guest: &mut App, done: impl Fn(&App, &App) -> bool) {
+    for _ in 0..500 {
+        online(host, crate::screen::online::Msg::Poll);
+        online(guest, crate::screen::online::Msg::Poll);
+        if done(host, guest) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the two apps did not get there");
+}
+
+#[test]
+fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
+    use crate::online::{ChatLine, Link};
+    use crate::screen::new_game::Msg as FormMsg;
+    use crate::screen::online::Msg;
+    use crate::screen::play::Play;
+    let (host_dir, guest_dir) = (TempDir::create(), TempDir::create());
+    let (mut host, mut guest) = (othello_app(&host_dir), othello_app(&guest_dir));
+    let _ = host.update(Message::Go(Route::Online));
+    online(&mut host, Msg::Form(FormMsg::Game(GameKind::Othello)));
+    online(&mut host, Msg::Port("0".into()));
+    online(&mut host, Msg::Host);
+    assert_eq!(host.screen(), Screen::Play, "the host sees the board while waiting");
+    let port = host.online().expect("hosting").address.clone();
+    online(&mut guest, Msg::Address(format!("127.0.0.1:{port}")));
+    online(&mut guest, Msg::Join);
+    pump(&mut host, &mut guest, |h, g| h.online().is_some_and(|o| o.ready()) && g.play().is_some());
+    assert_eq!(guest.screen(), Screen::Play);
+    assert_eq!(guest.play().expect("game").remote, Some(Player::First), "the host plays Black");
+
+    click(&mut guest, 5, 4);
+    assert_eq!(ply(&guest), 0, "not the guest's turn");
+    click(&mut host, 5, 4);
+    assert_eq!(ply(&host), 1);
+    pump(&mut host, &mut guest, |_, g| ply(g) == 1);
+    click(&mut guest, 0, 0);
+    assert!(guest.play().expect("game").flash.is_some(), "an illegal move blinks on the guest's side too");
+    click(&mut guest, 3, 5);
+    pump(&mut host, &mut guest, |h, g| ply(h) == 2 && ply(g) == 2);
+    assert_eq!(host.play().expect("game").game.move_list(), ["f5", "d6"]);
+
+    online(&mut guest, Msg::Draft("nice opening".into()));
+    online(&mut guest, Msg::SendChat);
+    pump(&mut host, &mut guest, |h, _| {
+        h.online().is_some_and(|o| o.chat.contains(&ChatLine::Theirs("nice opening".into())))
+    });
+
+    online(&mut guest, Msg::AskUndo);
+    pump(&mut host, &mut guest, |h, _| h.online().is_some_and(|o| o.asked.is_some()));
+    online(&mut host, Msg::Answer(true));
+    pump(&mut host, &mut guest, |h, g| ply(h) == 1 && ply(g) == 1);
+    click(&mut guest, 3, 5);
+    pump(&mut host, &mut guest, |h, g| ply(h) == 2 && ply(g) == 2);
+
+    let _ = guest.update(Message::Leave);
+    assert_eq!(guest.question(), Some(crate::app::Question::LeaveOnline), "leaving an online game asks first");
+    let _ = guest.update(Message::Answer(true));
+    assert_eq!(guest.screen(), Screen::Home);
+    pump(&mut host, &mut guest, |h, _| h.online().is_some_and(|o| matches!(o.link, Link::Dropped(_))));
+    assert_eq!(ply(&host), 2, "the host keeps the game");
+    assert!(host.play().expect("game").paused);
+    let words = play::turn_line(host.play().expect("game"), &host.play().expect("game").game.current());
+    assert!(words.starts_with("Paused"), "{words}");
+    assert!(host_dir.paths().current_game().exists(), "and it is autosaved");
+    click(&mut host, 2, 3);
+    assert_eq!(ply(&host), 2, "the game is paused while the guest is away");
+
+    online(&mut host, Msg::Reconnect);
+    online(&mut guest, Msg::Address(format!("127.0.0.1:{port}")));
+    online(&mut guest, Msg::Join);
+    pump(&mut host, &mut guest, |h, g| {
+        h.online().is_some_and(|o| o.ready()) && g.play().is_some_and(|p| p.game.ply() == 2)
+    });
+    assert_eq!(guest.play().expect("game").game.move_list(), ["f5", "d6"], "the guest picks up where it stopped");
+    assert!(!host.play().expect("game").paused, "the game goes on");
+
+    let _ = guest.update(Message::Ask(crate::app::Question::Resign));
+    let _ = guest.update(Message::Answer(true));
+    pump(&mut host, &mut guest, |h, g| {
+        h.play().is_some_and(|p| p.resigned == Some(Player::Second)) && g.play().is_some_and(Play::is_over)
+    });
+    online(&mut host, Msg::OfferNewGame);
+    pump(&mut host, &mut guest, |_, g| g.online().is_some_and(|o| o.asked.is_some()));
+    online(&mut guest, Msg::Answer(true));
+    pump(&mut host, &mut guest, |h, g| ply(h) == 0 && ply(g) == 0 && !h.play().is_some_and(Play::is_over));
+}

@@ -12,7 +12,7 @@ use iced::{Color, Point, Radians, Rectangle, Renderer, Size, Theme, Vector};
 use tabula_core::Player;
 use tabula_games::{Cell, Marker, Snapshot};
 
-use crate::animation::FlipAnimation;
+use crate::animation::{FlipAnimation, IllegalFlash};
 use crate::theme::{BoardPalette, UI_FONT};
 
 /// How pieces sit on the board.
@@ -62,6 +62,8 @@ pub struct BoardView<'a, M> {
     pub cursor: Option<Cell>,
     /// Discs turning over.
     pub animation: Option<&'a FlipAnimation>,
+    /// A refused move blinking.
+    pub flash: Option<IllegalFlash>,
     /// The time the animation is drawn at.
     pub now: Instant,
     /// The cached static board (surface, grid, labels).
@@ -306,6 +308,13 @@ impl<M> BoardView<'_, M> {
                 (layout.cell * 0.1).into(),
             );
             frame.stroke(&square, stroke);
+        }
+        if let Some(flash) = self.flash {
+            let strength = flash.strength(self.now);
+            let half = layout.cell * 0.5;
+            let c = layout.centre(flash.cell);
+            let red = Color { a: 0.75 * strength, ..Color::from_rgb(0.86, 0.1, 0.1) };
+            frame.fill_rectangle(c - Vector::new(half, half), Size::new(2.0 * half, 2.0 * half), red);
         }
         if let Some(player) = self.preview {
             for cell in [hover, self.cursor].into_iter().flatten().filter(|&c| self.playable(c)) {

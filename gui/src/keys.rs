@@ -1,15 +1,15 @@
-//! Playing without a mouse: the keys of the play screen and what they do. The help text is generated from the
-//! same table the key handler uses, so it lists exactly the shortcuts that exist.
+//! Playing without a mouse: every key with a meaning and what it does, in one table. The key handler and the
+//! keyboard help both read [`BINDINGS`], so the help lists exactly the shortcuts that exist.
 
 use iced::keyboard::key::Named;
 use iced::keyboard::{self, Key, Modifiers};
 
-/// Something a key asks for on the play screen.
+/// Something a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shortcut {
     /// Move the board cursor by (columns, rows); it stops at the edges.
     Cursor(i32, i32),
-    /// Place a stone or disc at the cursor.
+    /// Place a stone or disc at the cursor (or confirm the open question).
     Place,
     /// Take back a move.
     Undo,
@@ -23,7 +23,7 @@ pub enum Shortcut {
     Save,
     /// Open the load panel.
     Load,
-    /// Back to the menu.
+    /// Back to the menu, asking first when a game is in progress (or dismiss the open question).
     Menu,
     /// Show the start position.
     First,
@@ -33,59 +33,163 @@ pub enum Shortcut {
     Back,
     /// Show one move later.
     Forward,
+    /// Full screen on or off.
+    FullScreen,
+    /// The keyboard help.
+    KeyboardHelp,
+    /// Focus the next text field.
+    FocusNext,
+    /// Focus the previous text field.
+    FocusPrevious,
 }
 
-/// Every shortcut with its keys, for the help text.
-pub const HELP: [(&str, &str); 13] = [
-    ("Arrow keys, W A S D", "move the board cursor"),
-    ("Enter, Space", "place a stone or disc at the cursor"),
-    ("Ctrl+Z", "undo"),
-    ("Ctrl+Y, Ctrl+Shift+Z", "redo"),
-    ("H", "hint"),
-    ("N", "new game"),
-    ("Ctrl+S", "save"),
-    ("Ctrl+O", "load"),
-    ("Esc", "back to the menu"),
-    ("Home", "view the start position"),
-    ("End", "view the current position"),
-    ("Page Up", "view one move earlier"),
-    ("Page Down", "view one move later"),
+/// A key as the table names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyName {
+    /// A named key (arrows, Enter, F11…).
+    Named(Named),
+    /// A character key, compared without case.
+    Char(char),
+}
+
+/// A key with the modifiers it must be pressed with (no others).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chord {
+    /// The key.
+    pub key: KeyName,
+    /// Ctrl (or Command on macOS).
+    pub ctrl: bool,
+    /// Shift.
+    pub shift: bool,
+    /// Alt.
+    pub alt: bool,
+}
+
+const fn plain(key: KeyName) -> Chord {
+    Chord { key, ctrl: false, shift: false, alt: false }
+}
+
+const fn named(key: Named) -> Chord {
+    plain(KeyName::Named(key))
+}
+
+const fn char_key(c: char) -> Chord {
+    plain(KeyName::Char(c))
+}
+
+const fn ctrl(c: char) -> Chord {
+    Chord { ctrl: true, ..char_key(c) }
+}
+
+const fn alt(key: Named) -> Chord {
+    Chord { alt: true, ..named(key) }
+}
+
+/// A shortcut, the keys that ask for it, and what it does in words.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    /// What the keys ask for.
+    pub shortcut: Shortcut,
+    /// The keys, any of which works.
+    pub chords: &'static [Chord],
+    /// What happens, for the help.
+    pub action: &'static str,
+}
+
+const fn bind(shortcut: Shortcut, chords: &'static [Chord], action: &'static str) -> Binding {
+    Binding { shortcut, chords, action }
+}
+
+/// Every key with a meaning. The arrow keys move the board cursor, so stepping through the move list uses
+/// Alt+arrows, `[` `]` and Page Up/Down.
+pub const BINDINGS: &[Binding] = &[
+    bind(Shortcut::Cursor(0, -1), &[named(Named::ArrowUp), char_key('w')], "move the board cursor up"),
+    bind(Shortcut::Cursor(-1, 0), &[named(Named::ArrowLeft), char_key('a')], "move the board cursor left"),
+    bind(Shortcut::Cursor(0, 1), &[named(Named::ArrowDown), char_key('s')], "move the board cursor down"),
+    bind(Shortcut::Cursor(1, 0), &[named(Named::ArrowRight), char_key('d')], "move the board cursor right"),
+    bind(Shortcut::Place, &[named(Named::Enter), named(Named::Space)], "place at the cursor; yes in a question"),
+    bind(Shortcut::Undo, &[ctrl('z')], "undo (online: ask to undo)"),
+    bind(Shortcut::Redo, &[ctrl('y'), Chord { shift: true, ..ctrl('z') }], "redo"),
+    bind(Shortcut::Hint, &[char_key('h')], "hint"),
+    bind(Shortcut::NewGame, &[char_key('n')], "new game (online: offer one)"),
+    bind(Shortcut::Save, &[ctrl('s')], "save"),
+    bind(Shortcut::Load, &[ctrl('o')], "load"),
+    bind(Shortcut::Menu, &[named(Named::Escape)], "back to the menu (asks during a game); no in a question"),
+    bind(Shortcut::First, &[named(Named::Home)], "view the start position"),
+    bind(Shortcut::Last, &[named(Named::End)], "view the current position"),
+    bind(Shortcut::Back, &[alt(Named::ArrowLeft), char_key('['), named(Named::PageUp)], "view one move earlier"),
+    bind(Shortcut::Forward, &[alt(Named::ArrowRight), char_key(']'), named(Named::PageDown)], "view one move later"),
+    bind(Shortcut::FullScreen, &[named(Named::F11)], "full screen on or off"),
+    bind(Shortcut::KeyboardHelp, &[named(Named::F1)], "this keyboard help"),
+    bind(Shortcut::FocusNext, &[named(Named::Tab)], "next text field"),
+    bind(Shortcut::FocusPrevious, &[Chord { shift: true, ..named(Named::Tab) }], "previous text field"),
 ];
+
+fn key_label(key: KeyName) -> String {
+    match key {
+        KeyName::Char(c) => c.to_ascii_uppercase().to_string(),
+        KeyName::Named(n) => match n {
+            Named::ArrowUp => "↑".into(),
+            Named::ArrowDown => "↓".into(),
+            Named::ArrowLeft => "←".into(),
+            Named::ArrowRight => "→".into(),
+            Named::Escape => "Esc".into(),
+            Named::PageUp => "Page Up".into(),
+            Named::PageDown => "Page Down".into(),
+            other => format!("{other:?}"),
+        },
+    }
+}
+
+impl Chord {
+    /// The chord as written in the help ("Ctrl+Shift+Z").
+    #[must_use]
+    pub fn label(&self) -> String {
+        let mut parts = Vec::new();
+        if self.ctrl {
+            parts.push("Ctrl".to_string());
+        }
+        if self.alt {
+            parts.push("Alt".to_string());
+        }
+        if self.shift {
+            parts.push("Shift".to_string());
+        }
+        parts.push(key_label(self.key));
+        parts.join("+")
+    }
+
+    fn matches(&self, key: &Key, modifiers: Modifiers) -> bool {
+        let same_key = match (self.key, key) {
+            (KeyName::Named(want), Key::Named(got)) => want == *got,
+            (KeyName::Char(want), Key::Character(got)) => got.eq_ignore_ascii_case(want.encode_utf8(&mut [0; 4])),
+            _ => false,
+        };
+        same_key
+            && self.ctrl == (modifiers.command() || modifiers.control())
+            && self.shift == modifiers.shift()
+            && self.alt == modifiers.alt()
+    }
+}
+
+impl Binding {
+    /// The keys as written in the help ("Ctrl+Y, Ctrl+Shift+Z").
+    #[must_use]
+    pub fn keys(&self) -> String {
+        self.chords.iter().map(Chord::label).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// The keys of a shortcut as written in tooltips, or an empty string when it has none.
+#[must_use]
+pub fn keys_of(shortcut: Shortcut) -> String {
+    BINDINGS.iter().find(|b| b.shortcut == shortcut).map(Binding::keys).unwrap_or_default()
+}
 
 /// The shortcut of a key press, if it has one.
 #[must_use]
 pub fn shortcut(key: &Key, modifiers: Modifiers) -> Option<Shortcut> {
-    let ctrl = modifiers.command() || modifiers.control();
-    match key {
-        Key::Named(named) => match named {
-            Named::ArrowLeft => Some(Shortcut::Cursor(-1, 0)),
-            Named::ArrowRight => Some(Shortcut::Cursor(1, 0)),
-            Named::ArrowUp => Some(Shortcut::Cursor(0, -1)),
-            Named::ArrowDown => Some(Shortcut::Cursor(0, 1)),
-            Named::Enter | Named::Space => Some(Shortcut::Place),
-            Named::Escape => Some(Shortcut::Menu),
-            Named::Home => Some(Shortcut::First),
-            Named::End => Some(Shortcut::Last),
-            Named::PageUp => Some(Shortcut::Back),
-            Named::PageDown => Some(Shortcut::Forward),
-            _ => None,
-        },
-        Key::Character(c) => match (c.to_ascii_lowercase().as_str(), ctrl, modifiers.shift()) {
-            ("z", true, false) => Some(Shortcut::Undo),
-            ("z", true, true) | ("y", true, _) => Some(Shortcut::Redo),
-            ("s", true, _) => Some(Shortcut::Save),
-            ("o", true, _) => Some(Shortcut::Load),
-            (_, true, _) => None,
-            ("w", ..) => Some(Shortcut::Cursor(0, -1)),
-            ("a", ..) => Some(Shortcut::Cursor(-1, 0)),
-            ("s", ..) => Some(Shortcut::Cursor(0, 1)),
-            ("d", ..) => Some(Shortcut::Cursor(1, 0)),
-            ("h", ..) => Some(Shortcut::Hint),
-            ("n", ..) => Some(Shortcut::NewGame),
-            _ => None,
-        },
-        Key::Unidentified => None,
-    }
+    BINDINGS.iter().find(|b| b.chords.iter().any(|c| c.matches(key, modifiers))).map(|b| b.shortcut)
 }
 
 /// The shortcut of a keyboard event that no widget used.
@@ -113,31 +217,32 @@ mod tests {
         assert_eq!(shortcut(&ch("s"), Modifiers::CTRL), Some(Shortcut::Save));
         assert_eq!(shortcut(&ch("s"), Modifiers::empty()), Some(Shortcut::Cursor(0, 1)));
         assert_eq!(shortcut(&Key::Named(Named::Space), Modifiers::empty()), Some(Shortcut::Place));
+        assert_eq!(shortcut(&Key::Named(Named::ArrowLeft), Modifiers::empty()), Some(Shortcut::Cursor(-1, 0)));
+        assert_eq!(shortcut(&Key::Named(Named::ArrowLeft), Modifiers::ALT), Some(Shortcut::Back));
+        assert_eq!(shortcut(&ch("]"), Modifiers::empty()), Some(Shortcut::Forward));
+        assert_eq!(shortcut(&Key::Named(Named::F11), Modifiers::empty()), Some(Shortcut::FullScreen));
+        assert_eq!(shortcut(&Key::Named(Named::Tab), Modifiers::SHIFT), Some(Shortcut::FocusPrevious));
         assert_eq!(shortcut(&ch("q"), Modifiers::empty()), None);
+        assert_eq!(shortcut(&ch("w"), Modifiers::CTRL), None);
     }
 
     #[test]
-    fn the_help_names_every_key_the_handler_knows() {
-        let keys: String = HELP.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(" ");
-        for needle in [
-            "Arrow",
-            "W A S D",
-            "Enter",
-            "Space",
-            "Ctrl+Z",
-            "Ctrl+Y",
-            "Ctrl+Shift+Z",
-            "H",
-            "N",
-            "Ctrl+S",
-            "Ctrl+O",
-            "Esc",
-            "Home",
-            "End",
-            "Page Up",
-            "Page Down",
-        ] {
-            assert!(keys.contains(needle), "{needle}");
+    fn the_help_lists_every_binding_and_every_binding_works() {
+        for binding in BINDINGS {
+            assert!(!binding.keys().is_empty() && !binding.action.is_empty());
+            for chord in binding.chords {
+                let key = match chord.key {
+                    KeyName::Named(n) => Key::Named(n),
+                    KeyName::Char(c) => Key::Character(c.to_string().into()),
+                };
+                let mut modifiers = Modifiers::empty();
+                modifiers.set(Modifiers::CTRL, chord.ctrl);
+                modifiers.set(Modifiers::SHIFT, chord.shift);
+                modifiers.set(Modifiers::ALT, chord.alt);
+                assert_eq!(shortcut(&key, modifiers), Some(binding.shortcut), "{}", chord.label());
+            }
         }
+        assert_eq!(keys_of(Shortcut::Redo), "Ctrl+Y, Ctrl+Shift+Z");
+        assert_eq!(keys_of(Shortcut::Back), "Alt+←, [, Page Up");
     }
 }

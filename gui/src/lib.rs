@@ -3,9 +3,11 @@
 pub mod ai_task;
 pub mod animation;
 pub mod app;
+pub mod bell;
 pub mod board_canvas;
 pub mod exchange;
 pub mod keys;
+pub mod online;
 pub mod save_file;
 pub mod screen;
 pub mod series;

@@ -94,6 +94,8 @@ pub struct Settings {
     pub default_level: String,
     /// The least time a computer move takes, in milliseconds, so computer-vs-computer games can be followed.
     pub computer_pace_ms: u64,
+    /// Ring the terminal bell on a refused move.
+    pub sound: bool,
 }
 
 impl Default for Settings {
@@ -107,6 +109,7 @@ impl Default for Settings {
             theme: ThemeChoice::Light,
             default_level: "Medium".into(),
             computer_pace_ms: 400,
+            sound: false,
         }
     }
 }

@@ -61,6 +61,12 @@ impl Guest {
         self.game.as_deref()
     }
 
+    /// The game, rule set and board size, once the host announced them.
+    #[must_use]
+    pub fn spec(&self) -> Option<&MatchSpec> {
+        self.spec.as_ref()
+    }
+
     /// The guest's colour, once known.
     #[must_use]
     pub fn colour(&self) -> Option<Player> {

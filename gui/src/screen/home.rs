@@ -66,6 +66,7 @@ pub fn view<'a>(
             hint: None,
             cursor: None,
             animation: None,
+            flash: None,
             now: Instant::now(),
             cache,
             on_click: None,
@@ -89,9 +90,11 @@ pub fn view<'a>(
     .spacing(28);
     let menu = column![
         menu_button("Continue", can_continue.then_some(Message::Go(Route::Continue))),
+        menu_button("Play online", Some(Message::Go(Route::Online))),
         menu_button("Statistics", Some(Message::Go(Route::Statistics))),
         menu_button("Compare rule sets", Some(Message::Go(Route::Compare))),
         menu_button("Rules", Some(Message::Go(Route::Rules))),
+        menu_button("Keyboard", Some(Message::Go(Route::Keyboard))),
         menu_button("Settings", Some(Message::Go(Route::Settings))),
         menu_button("Quit", Some(Message::Quit)),
     ]

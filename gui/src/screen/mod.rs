@@ -2,7 +2,9 @@
 
 pub mod compare;
 pub mod home;
+pub mod keyboard;
 pub mod new_game;
+pub mod online;
 pub mod play;
 pub mod rules;
 pub mod settings;

@@ -12,10 +12,11 @@ use tabula_core::{GameResult, Outcome, Player};
 use tabula_games::{Analysis, Cell, Match, MoveReport, Snapshot};
 
 use crate::ai_task::{Purpose, Thinking};
-use crate::animation::FlipAnimation;
-use crate::app::Message;
+use crate::animation::{FlipAnimation, IllegalFlash};
+use crate::app::{Message, Question, Route};
 use crate::board_canvas::{BoardOptions, BoardStyle, BoardView, Coordinates, StoneIcon};
-use crate::screen::widgets::{action, card_style};
+use crate::keys::{self, Shortcut};
+use crate::screen::widgets::{action, card_style, tipped};
 use crate::settings::Settings;
 use crate::setup::{GameSetup, Seat, colour_name};
 use crate::theme::board_palette;
@@ -93,6 +94,10 @@ pub struct Play {
     pub file_panel: Option<FilePanel>,
     /// The keyboard cursor, once a cursor key has been pressed.
     pub cursor: Option<Cell>,
+    /// The last refused move, blinking.
+    pub flash: Option<IllegalFlash>,
+    /// The colour the other player plays over the network, in an online game.
+    pub remote: Option<Player>,
     /// The static board drawing.
     pub cache: Cache,
     numbers: Vec<Option<usize>>,
@@ -116,6 +121,8 @@ impl Play {
             paused: false,
             file_panel: None,
             cursor: None,
+            flash: None,
+            remote: None,
             cache: Cache::new(),
             numbers: Vec::new(),
         };
@@ -144,10 +151,11 @@ impl Play {
         }
     }
 
-    /// Whether a human is to move in the current position and may act.
+    /// Whether a human at this computer is to move in the current position and may act.
     #[must_use]
     pub fn human_to_move(&self) -> bool {
-        !self.is_over() && !self.setup.seat(self.game.to_move()).is_computer()
+        let to_move = self.game.to_move();
+        !self.is_over() && !self.setup.seat(to_move).is_computer() && self.remote != Some(to_move)
     }
 
     /// Whether the computer should be thinking about its move now.
@@ -176,7 +184,8 @@ impl Play {
         self.numbers = numbers;
     }
 
-    /// Plays the human's click, or explains why not; an illegal click changes nothing but the status line.
+    /// Plays the human's click, or explains why not; an illegal click changes nothing but the status line and
+    /// makes the cell blink.
     pub fn click(&mut self, cell: Cell, settings: &Settings) -> bool {
         if self.viewing.is_some()
             || !self.human_to_move()
@@ -190,9 +199,18 @@ impl Play {
                 true
             }
             Err(reason) => {
-                self.status = Some(format!("{}: {reason}", cell_name(cell, self.game.board_size(), self.kind())));
+                self.refuse(cell, &reason, settings);
                 false
             }
+        }
+    }
+
+    /// Explains why a move on `cell` was refused: the status line, a blink on the board and, if wanted, a bell.
+    pub fn refuse(&mut self, cell: Cell, reason: &str, settings: &Settings) {
+        self.status = Some(format!("{}: {reason}", cell_name(cell, self.game.board_size(), self.kind())));
+        self.flash = Some(IllegalFlash::new(cell, Instant::now()));
+        if settings.sound {
+            crate::bell::ring();
         }
     }
 
@@ -364,14 +382,19 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
     Some((headline, detail.join(" · ")))
 }
 
-/// The play screen.
-pub fn view<'a>(play: &'a Play, settings: &'a Settings, now: Instant) -> Element<'a, Message> {
+/// The play screen; `online` is the network game this one mirrors, if any.
+pub fn view<'a>(
+    play: &'a Play,
+    settings: &'a Settings,
+    now: Instant,
+    online: Option<&'a crate::online::Online>,
+) -> Element<'a, Message> {
     let snapshot = play.shown();
     let options = board_options(play.kind(), settings);
     let live = play.viewing.is_none();
     let clickable = live && play.human_to_move() && play.thinking.is_none();
     let result = result_words(play, &snapshot).filter(|_| live);
-    let panel = side_panel(play, settings, &snapshot);
+    let panel = side_panel(play, settings, &snapshot, online);
     let board = BoardView {
         snapshot,
         options,
@@ -380,6 +403,7 @@ pub fn view<'a>(play: &'a Play, settings: &'a Settings, now: Instant) -> Element
         hint: if live { play.hint } else { None },
         cursor: if live { play.cursor } else { None },
         animation: if live { play.animation.as_ref() } else { None },
+        flash: if live { play.flash } else { None },
         now,
         cache: &play.cache,
         on_click: clickable.then_some((|cell| Message::Play(Msg::Clicked(cell))) as fn(Cell) -> Message),
@@ -409,7 +433,12 @@ fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
         .into()
 }
 
-fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -> Element<'a, Message> {
+fn side_panel<'a>(
+    play: &'a Play,
+    settings: &'a Settings,
+    snapshot: &Snapshot,
+    online: Option<&'a crate::online::Online>,
+) -> Element<'a, Message> {
     let palette = board_palette(play.kind(), settings.theme);
     let rule_name = play
         .kind()
@@ -427,7 +456,7 @@ fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -
         let mover = snapshot.outcome.is_none() && play.resigned.is_none() && snapshot.to_move == p;
         let line = row![
             StoneIcon::view(p, palette, 22.0),
-            text(format!("{} · {}", colour_name(p), seat.describe())).size(16).width(Fill),
+            text(format!("{} · {}", colour_name(p), seat_words(play, p, seat))).size(16).width(Fill),
             text(count.to_string()).size(18),
         ]
         .spacing(10)
@@ -463,14 +492,28 @@ fn side_panel<'a>(play: &'a Play, settings: &'a Settings, snapshot: &Snapshot) -
             .align_y(iced::Center),
         );
     }
-    let analysis = analysis_view(play);
+    let analysis = match online {
+        Some(online) => crate::screen::online::panel(online),
+        None => analysis_view(play),
+    };
     let moves = move_list(play);
-    let controls = controls(play);
+    let controls = match online {
+        Some(online) => crate::screen::online::controls(play, online),
+        None => controls(play),
+    };
     let mut panel = column![info, analysis, moves, controls].spacing(14).height(Fill);
     if let Some(panel_state) = &play.file_panel {
         panel = panel.push(file_panel(panel_state));
     }
     container(panel).width(Length::Fixed(340.0)).height(Fill).padding(14).style(card_style).into()
+}
+
+fn seat_words(play: &Play, player: Player, seat: &Seat) -> String {
+    match play.remote {
+        Some(remote) if remote == player => "opponent".into(),
+        Some(_) => "you".into(),
+        None => seat.describe(),
+    }
 }
 
 /// The line under the players: whose turn it is, or that the computer is thinking and how deep.
@@ -485,9 +528,12 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
             format!("{mover} (computer) is thinking… {depth}")
         }
         Some(_) => "Looking for a good move for you…".into(),
+        None if play.paused && play.remote.is_some() => "Paused until the other player is connected".into(),
         None if play.paused => "Paused".into(),
         None if play.human_to_move() && play.game.must_pass() => format!("{mover} has no legal move and must pass"),
+        None if play.human_to_move() && play.remote.is_some() => format!("{mover} (you) to move"),
         None if play.human_to_move() => format!("{mover} to move"),
+        None if play.remote.is_some() => format!("{mover} (your opponent) to move"),
         None => format!("{mover} (computer) to move"),
     }
 }
@@ -563,25 +609,34 @@ fn controls(play: &Play) -> Element<'_, Message> {
     let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
     let all_computer = play.setup.seats.iter().all(Seat::is_computer);
     let first = row![
-        action("Undo", can_undo.then(|| msg(Msg::Undo))),
-        action("Redo", play.game.can_redo().then(|| msg(Msg::Redo))),
-        action("Hint", hint_ok.then(|| msg(Msg::Hint))),
+        keyed("Undo", Shortcut::Undo, can_undo.then(|| msg(Msg::Undo))),
+        keyed("Redo", Shortcut::Redo, play.game.can_redo().then(|| msg(Msg::Redo))),
+        keyed("Hint", Shortcut::Hint, hint_ok.then(|| msg(Msg::Hint))),
     ]
     .spacing(6);
     let resign_or_pause = if all_computer {
         action(if play.paused { "Resume" } else { "Pause" }, (!play.is_over()).then(|| msg(Msg::TogglePause)))
     } else {
-        action("Resign", (!play.is_over()).then(|| msg(Msg::Resign)))
+        action("Resign", (!play.is_over()).then_some(Message::Ask(Question::Resign)))
     };
-    let second =
-        row![action("Save", Some(msg(Msg::OpenSave))), action("Load", Some(msg(Msg::OpenLoad))), resign_or_pause,]
-            .spacing(6);
+    let second = row![
+        keyed("Save", Shortcut::Save, Some(msg(Msg::OpenSave))),
+        keyed("Load", Shortcut::Load, Some(msg(Msg::OpenLoad))),
+        resign_or_pause,
+    ]
+    .spacing(6);
     let third = row![
-        action("New game", Some(Message::NewGameFrom)),
-        action("Menu", Some(Message::Go(crate::app::Route::Home))),
+        keyed("New game", Shortcut::NewGame, Some(Message::NewGameFrom)),
+        keyed("Keys", Shortcut::KeyboardHelp, Some(Message::Go(Route::Keyboard))),
+        keyed("Menu", Shortcut::Menu, Some(Message::Leave)),
     ]
     .spacing(6);
     column![first, second, third].spacing(6).into()
+}
+
+/// An action button whose tooltip names its keys.
+pub fn keyed<'a>(label: &'a str, shortcut: Shortcut, message: Option<Message>) -> Element<'a, Message> {
+    tipped(action(label, message), keys::keys_of(shortcut))
 }
 
 fn file_panel(panel: &FilePanel) -> Element<'_, Message> {

@@ -79,6 +79,7 @@ pub fn view<'a>(rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message
             hint: None,
             cursor: None,
             animation: None,
+            flash: None,
             now: Instant::now(),
             cache: &rules.cache,
             on_click: None,
@@ -87,11 +88,6 @@ pub fn view<'a>(rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message
         .height(Length::Fixed(250.0));
         side = side.push(picture).push(text("The starting position of the default rule set.").size(13));
     }
-    let mut keyboard = column![heading("Keyboard")].spacing(4);
-    for (keys, action) in crate::keys::HELP {
-        keyboard = keyboard.push(row![text(keys).size(14).width(Length::Fixed(190.0)), text(action).size(14)]);
-    }
-    let options = column![options, card(keyboard).width(Fill)].spacing(8);
     let body = row![scrollable(column![sets, options].spacing(16).padding([0, 12])).height(Fill).width(Fill), side]
         .spacing(16);
     let content = column![segmented(&games, &game, Message::RulesGame), body].spacing(14);

@@ -27,6 +27,8 @@ pub enum Msg {
     DefaultLevel(String),
     /// The least time per computer move, in milliseconds.
     Pace(u64),
+    /// The bell on a refused move on or off.
+    Sound(bool),
 }
 
 /// Applies a change to `settings`.
@@ -40,6 +42,7 @@ pub fn apply(settings: &mut Settings, msg: Msg) {
         Msg::Theme(theme) => settings.theme = theme,
         Msg::DefaultLevel(name) => settings.default_level = name,
         Msg::Pace(ms) => settings.computer_pace_ms = ms,
+        Msg::Sound(on) => settings.sound = on,
     }
 }
 
@@ -94,6 +97,12 @@ pub fn view<'a>(settings: &'a Settings, levels: &'a Levels, problem: Option<&'a 
                     text(format!("{:.1} s", settings.computer_pace_ms as f64 / 1000.0)).size(15),
                 ]
                 .spacing(10),
+            ),
+            labelled(
+                "Bell on a refused move",
+                toggler(settings.sound)
+                    .on_toggle(move |b| msg(Msg::Sound(b)))
+                    .label("terminal bell, no audio device needed"),
             ),
         ]
         .spacing(12),

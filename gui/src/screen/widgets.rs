@@ -1,6 +1,6 @@
 //! Small building blocks the screens share: page frames, headings, cards and button styles.
 
-use iced::widget::{button, column, container, row, space, text};
+use iced::widget::{button, column, container, row, space, text, tooltip};
 use iced::{Background, Border, Element, Fill, Length, Theme};
 
 use crate::app::Message;
@@ -70,4 +70,51 @@ pub fn segmented<'a, T: Clone + PartialEq + 'a>(
 /// Flexible empty space.
 pub fn filler() -> Element<'static, Message> {
     space().width(Fill).into()
+}
+
+/// `content` with a tooltip above it; plain `content` when the tip is empty.
+pub fn tipped<'a>(content: Element<'a, Message>, tip: String) -> Element<'a, Message> {
+    if tip.is_empty() {
+        return content;
+    }
+    tooltip(
+        content,
+        container(text(tip).size(13)).padding([3, 8]).style(container::bordered_box),
+        tooltip::Position::Top,
+    )
+    .gap(4)
+    .into()
+}
+
+/// A question over the screen with Yes and No buttons (Enter and Esc answer it too).
+pub fn question<'a>(
+    screen: Element<'a, Message>,
+    prompt: &'a str,
+    yes: &'a str,
+    answer: fn(bool) -> Message,
+) -> Element<'a, Message> {
+    let dialog = card(
+        column![
+            text(prompt).size(18),
+            row![
+                tipped(button(text(yes).size(15)).on_press(answer(true)).padding([6, 16]).into(), "Enter".into()),
+                tipped(
+                    button(text("Cancel").size(15))
+                        .style(button::secondary)
+                        .on_press(answer(false))
+                        .padding([6, 16])
+                        .into(),
+                    "Esc".into()
+                ),
+            ]
+            .spacing(10),
+        ]
+        .spacing(16)
+        .max_width(420),
+    );
+    let shade = container(dialog).center(Fill).style(|_: &Theme| container::Style {
+        background: Some(Background::Color(iced::Color { a: 0.45, ..iced::Color::BLACK })),
+        ..container::Style::default()
+    });
+    iced::widget::stack![screen, iced::widget::opaque(shade)].into()
 }

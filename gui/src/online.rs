@@ -1,0 +1,462 @@
+//! Network play from the app's side: the link to the other player (listening, connecting, connected or
+//! dropped), the host's referee or the guest's mirror, and the chat. Nothing here blocks the interface: the
+//! host's listener never waits, the guest connects on a thread, and the app polls for arrivals.
+
+use std::io::ErrorKind;
+use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+use tabula_core::Player;
+use tabula_games::Cell;
+use tabula_games::registry::MatchSpec;
+use tabula_net::{Connection, Guest, GuestEvent, HostEvent, Incoming, Message, Referee};
+
+/// The port a host listens on unless told otherwise.
+pub const DEFAULT_PORT: u16 = 7878;
+
+/// How often a quiet connection is asked whether the other side is still there.
+const PING_EVERY: Duration = Duration::from_secs(10);
+
+/// How long a connection may stay silent (not even answering a ping) before it counts as dropped.
+const SILENCE_LIMIT: Duration = Duration::from_secs(35);
+
+/// Which side of the game this app is.
+pub enum Role {
+    /// The host owns and referees the game.
+    Host(Referee),
+    /// The guest mirrors the host's game.
+    Guest(Guest),
+}
+
+/// The state of the connection.
+pub enum Link {
+    /// The host waits for the guest.
+    Listening(TcpListener),
+    /// The guest is connecting.
+    Connecting(Receiver<Result<TcpStream, String>>),
+    /// Both sides talk.
+    Connected(Connection),
+    /// The connection ended, and why; the game waits for a reconnection.
+    Dropped(String),
+}
+
+/// A line in the chat panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChatLine {
+    /// Written here.
+    Mine(String),
+    /// Written by the other player.
+    Theirs(String),
+    /// Something that happened (joined, refused, declined).
+    Note(String),
+}
+
+/// A question the other player asked, waiting for this side's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// May they take back their last move?
+    Undo,
+    /// Shall we start a new game?
+    NewGame,
+}
+
+/// An online game in progress.
+pub struct Online {
+    /// Host or guest.
+    pub role: Role,
+    /// The connection.
+    pub link: Link,
+    /// The host's port, or the address the guest connects to.
+    pub address: String,
+    /// The chat so far.
+    pub chat: Vec<ChatLine>,
+    /// The chat line being typed.
+    pub draft: String,
+    /// The other player's question waiting for an answer.
+    pub asked: Option<Asked>,
+    /// Whether the guest has accepted the game (host) or the host has announced it (guest).
+    pub joined: bool,
+    last_heard: Instant,
+    last_sent: Instant,
+}
+
+fn listen(port: u16) -> Result<TcpListener, String> {
+    let listener =
+        TcpListener::bind((Ipv4Addr::UNSPECIFIED, port)).map_err(|e| format!("cannot listen on port {port}: {e}"))?;
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    Ok(listener)
+}
+
+fn connect(address: String) -> Receiver<Result<TcpStream, String>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let result = address
+            .to_socket_addrs()
+            .map_err(|e| format!("{address}: {e}"))
+            .and_then(|mut addrs| addrs.next().ok_or_else(|| format!("{address}: no such address")))
+            .and_then(|addr| {
+                TcpStream::connect_timeout(&addr, Duration::from_secs(8)).map_err(|e| format!("{address}: {e}"))
+            });
+        let _ = tx.send(result);
+    });
+    rx
+}
+
+/// The addresses others may reach this machine at: the one on the way to the internet (found without sending
+/// anything) and the loopback address.
+#[must_use]
+pub fn local_addresses() -> Vec<IpAddr> {
+    let mut found = Vec::new();
+    if let Ok(socket) = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))
+        && socket.connect((Ipv4Addr::new(8, 8, 8, 8), 53)).is_ok()
+        && let Ok(addr) = socket.local_addr()
+        && !addr.ip().is_unspecified()
+    {
+        found.push(addr.ip());
+    }
+    found.push(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    found
+}
+
+impl Online {
+    /// Hosts a game of `spec` on `port` (0 picks a free one), the guest playing `guest`.
+    pub fn host(spec: MatchSpec, guest: Player, port: u16) -> Result<Online, String> {
+        let referee = Referee::new(spec, guest)?;
+        let listener = listen(port)?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        Ok(Online::new(Role::Host(referee), Link::Listening(listener), port.to_string()))
+    }
+
+    /// Joins the game hosted at `address` (`host:port`).
+    #[must_use]
+    pub fn join(address: &str) -> Online {
+        let address = address.trim().to_string();
+        Online::new(Role::Guest(Guest::new()), Link::Connecting(connect(address.clone())), address)
+    }
+
+    fn new(role: Role, link: Link, address: String) -> Online {
+        let now = Instant::now();
+        Online {
+            role,
+            link,
+            address,
+            chat: Vec::new(),
+            draft: String::new(),
+            asked: None,
+            joined: false,
+            last_heard: now,
+            last_sent: now,
+        }
+    }
+
+    /// Whether this side hosts.
+    #[must_use]
+    pub fn is_host(&self) -> bool {
+        matches!(self.role, Role::Host(_))
+    }
+
+    /// Whether moves can be made: connected, and the game agreed on.
+    #[must_use]
+    pub fn ready(&self) -> bool {
+        matches!(self.link, Link::Connected(_)) && self.joined
+    }
+
+    /// The game, this side's colour, the moves and who resigned, once the game is known.
+    #[must_use]
+    pub fn state(&self) -> Option<(MatchSpec, Player, Vec<String>, Option<Player>)> {
+        match &self.role {
+            Role::Host(referee) => {
+                Some((referee.spec().clone(), referee.host(), referee.game().move_list(), referee.resigned()))
+            }
+            Role::Guest(guest) => {
+                let game = guest.game()?;
+                Some((guest.spec()?.clone(), guest.colour()?, game.move_list(), guest.resigned()))
+            }
+        }
+    }
+
+    /// A line for the status of the connection.
+    #[must_use]
+    pub fn link_words(&self) -> String {
+        match (&self.link, &self.role) {
+            (Link::Listening(_), _) => format!("Waiting for the other player on port {}…", self.address),
+            (Link::Connecting(_), _) => format!("Connecting to {}…", self.address),
+            (Link::Connected(_), _) if !self.joined => "Connected; agreeing on the game…".into(),
+            (Link::Connected(_), Role::Host(_)) => "Connected: you host.".into(),
+            (Link::Connected(_), Role::Guest(_)) => format!("Connected to {}.", self.address),
+            (Link::Dropped(why), _) => format!("Connection lost ({why}); the game is paused."),
+        }
+    }
+
+    fn note(&mut self, text: impl Into<String>) {
+        self.chat.push(ChatLine::Note(text.into()));
+    }
+
+    fn send(&mut self, messages: &[Message]) {
+        if let Link::Connected(conn) = &self.link {
+            self.last_sent = Instant::now();
+            if let Err(e) = conn.send_all(messages) {
+                conn.close();
+                self.link = Link::Dropped(e.to_string());
+            }
+        }
+    }
+
+    /// Keeps a quiet connection alive, and gives up on one that has been silent too long.
+    fn keep_alive(&mut self) -> bool {
+        let Link::Connected(conn) = &self.link else { return false };
+        if self.last_heard.elapsed() > SILENCE_LIMIT {
+            conn.close();
+            self.link = Link::Dropped("no answer for a while".into());
+            self.joined = false;
+            return true;
+        }
+        if self.last_sent.elapsed() > PING_EVERY && self.last_heard.elapsed() > PING_EVERY {
+            self.send(&[Message::Ping]);
+        }
+        false
+    }
+
+    /// Takes what arrived; `true` when something may have changed the game or the chat.
+    pub fn poll(&mut self) -> bool {
+        match &self.link {
+            Link::Listening(listener) => match listener.accept() {
+                Ok((stream, peer)) => {
+                    let connected = stream.set_nonblocking(false).and_then(|()| Connection::new(stream));
+                    match connected {
+                        Ok(conn) => {
+                            self.link = Link::Connected(conn);
+                            self.last_heard = Instant::now();
+                            self.note(format!("{peer} connected."));
+                            if let Role::Host(referee) = &self.role {
+                                let greeting = referee.greeting();
+                                self.send(&greeting);
+                            }
+                        }
+                        Err(e) => self.note(format!("A connection from {peer} failed: {e}")),
+                    }
+                    true
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => false,
+                Err(e) => {
+                    self.link = Link::Dropped(e.to_string());
+                    true
+                }
+            },
+            Link::Connecting(rx) => match rx.try_recv() {
+                Ok(Ok(stream)) => {
+                    self.last_heard = Instant::now();
+                    self.link = match Connection::new(stream) {
+                        Ok(conn) => Link::Connected(conn),
+                        Err(e) => Link::Dropped(e.to_string()),
+                    };
+                    true
+                }
+                Ok(Err(e)) => {
+                    self.link = Link::Dropped(e);
+                    true
+                }
+                Err(TryRecvError::Empty) => false,
+                Err(TryRecvError::Disconnected) => {
+                    self.link = Link::Dropped("the connection attempt failed".into());
+                    true
+                }
+            },
+            Link::Connected(conn) => {
+                let mut arrivals = Vec::new();
+                while arrivals.len() < 64
+                    && let Some(incoming) = conn.receive(Duration::ZERO)
+                {
+                    let closed = incoming == Incoming::Closed;
+                    arrivals.push(incoming);
+                    if closed {
+                        break;
+                    }
+                }
+                let changed = !arrivals.is_empty();
+                if changed {
+                    self.last_heard = Instant::now();
+                }
+                for incoming in arrivals {
+                    self.arrive(incoming);
+                }
+                self.keep_alive() || changed
+            }
+            Link::Dropped(_) => false,
+        }
+    }
+
+    fn arrive(&mut self, incoming: Incoming) {
+        let line = match incoming {
+            Incoming::Line(line) => line,
+            Incoming::TooLong(n) => {
+                if let Role::Host(referee) = &mut self.role {
+                    let (replies, _) = referee.handle_oversized(n);
+                    self.send(&replies);
+                }
+                self.note(format!("Refused a line of {n} bytes."));
+                return;
+            }
+            Incoming::Closed => {
+                self.link = Link::Dropped("the other side closed the connection".into());
+                self.joined = false;
+                return;
+            }
+        };
+        match &mut self.role {
+            Role::Host(referee) => {
+                let (replies, event) = referee.handle_line(&line);
+                self.send(&replies);
+                if let Some(event) = event {
+                    self.host_event(event);
+                }
+            }
+            Role::Guest(guest) => {
+                let (replies, event) = guest.handle_line(&line);
+                self.send(&replies);
+                if let Some(event) = event {
+                    self.guest_event(event);
+                }
+            }
+        }
+    }
+
+    fn host_event(&mut self, event: HostEvent) {
+        match event {
+            HostEvent::Joined => {
+                self.joined = true;
+                self.note("The other player joined.");
+            }
+            HostEvent::GuestMoved(_) => {}
+            HostEvent::Chat(text) => self.chat.push(ChatLine::Theirs(text)),
+            HostEvent::UndoRequested => self.asked = Some(Asked::Undo),
+            HostEvent::UndoAnswered(yes) => self.note(if yes { "Undo accepted." } else { "Undo declined." }),
+            HostEvent::Resigned(_) => self.note("The other player resigned."),
+            HostEvent::NewGameOffered => self.asked = Some(Asked::NewGame),
+            HostEvent::NewGameAnswered(yes) => {
+                self.note(if yes { "A new game starts." } else { "New game declined." });
+            }
+            HostEvent::Refused(reason) => self.note(format!("Refused the other side's line: {reason}")),
+            HostEvent::Left => self.left(),
+        }
+    }
+
+    fn guest_event(&mut self, event: GuestEvent) {
+        match event {
+            GuestEvent::Started { .. } => self.joined = true,
+            GuestEvent::Synced | GuestEvent::Moved(_) | GuestEvent::Undone => {}
+            GuestEvent::Chat(text) => self.chat.push(ChatLine::Theirs(text)),
+            GuestEvent::UndoRequested => self.asked = Some(Asked::Undo),
+            GuestEvent::UndoAnswered(yes) => self.note(if yes { "Undo accepted." } else { "Undo declined." }),
+            GuestEvent::Resigned(p) => {
+                let mine = self.state().is_some_and(|(_, me, ..)| me == p);
+                if !mine {
+                    self.note("The other player resigned.");
+                }
+            }
+            GuestEvent::NewGameOffered => self.asked = Some(Asked::NewGame),
+            GuestEvent::NewGameAnswered(yes) => {
+                self.note(if yes { "A new game starts." } else { "New game declined." });
+            }
+            GuestEvent::Refused(reason) => self.note(format!("The host refused: {reason}")),
+            GuestEvent::Left => self.left(),
+        }
+    }
+
+    fn left(&mut self) {
+        if let Link::Connected(conn) = &self.link {
+            conn.close();
+        }
+        self.link = Link::Dropped("the other player left".into());
+        self.joined = false;
+    }
+
+    /// Plays this side's move on `cell` (a pass when `None`); the game changes when the host has applied it.
+    pub fn play(&mut self, cell: Option<Cell>) -> Result<(), String> {
+        if !self.ready() {
+            return Err("the game is paused until the other player is connected".into());
+        }
+        let messages = match &mut self.role {
+            Role::Host(referee) => referee.play_local(cell)?,
+            Role::Guest(guest) => vec![guest.play(cell)?],
+        };
+        self.send(&messages);
+        Ok(())
+    }
+
+    /// Asks the other player to let this side take back its last move.
+    pub fn request_undo(&mut self) {
+        let messages = match &mut self.role {
+            Role::Host(referee) => referee.request_undo(),
+            Role::Guest(_) => vec![Message::UndoRequest],
+        };
+        self.send(&messages);
+        self.note("You asked to take back your move.");
+    }
+
+    /// Answers the other player's question.
+    pub fn answer(&mut self, accept: bool) -> Result<(), String> {
+        let Some(asked) = self.asked.take() else { return Ok(()) };
+        let messages = match (&mut self.role, asked) {
+            (Role::Host(referee), Asked::Undo) => referee.answer_undo(accept),
+            (Role::Host(referee), Asked::NewGame) => referee.answer_new_game(accept)?,
+            (Role::Guest(guest), Asked::Undo) => vec![guest.answer_undo(accept)],
+            (Role::Guest(guest), Asked::NewGame) => vec![guest.answer_new_game(accept)],
+        };
+        self.send(&messages);
+        Ok(())
+    }
+
+    /// Resigns this side's game.
+    pub fn resign(&mut self) {
+        let messages = match &mut self.role {
+            Role::Host(referee) => referee.resign(),
+            Role::Guest(_) => vec![Message::Resign],
+        };
+        self.send(&messages);
+    }
+
+    /// Offers the other player a new game with the same settings.
+    pub fn offer_new_game(&mut self) {
+        let messages = match &mut self.role {
+            Role::Host(referee) => referee.offer_new_game(),
+            Role::Guest(_) => vec![Message::NewGameOffer],
+        };
+        self.send(&messages);
+        self.note("You offered a new game.");
+    }
+
+    /// Sends the chat line being typed.
+    pub fn send_chat(&mut self) {
+        let text = self.draft.trim().to_string();
+        if text.is_empty() {
+            return;
+        }
+        self.draft.clear();
+        self.send(&[Message::Chat(text.clone())]);
+        self.chat.push(ChatLine::Mine(text));
+    }
+
+    /// After a dropped connection: the host listens again, the guest connects again.
+    pub fn reconnect(&mut self) -> Result<(), String> {
+        if !matches!(self.link, Link::Dropped(_)) {
+            return Ok(());
+        }
+        self.joined = false;
+        self.link = match &self.role {
+            Role::Host(_) => Link::Listening(listen(self.address.parse().map_err(|_| "bad port".to_string())?)?),
+            Role::Guest(_) => Link::Connecting(connect(self.address.clone())),
+        };
+        Ok(())
+    }
+
+    /// Says goodbye and closes the connection.
+    pub fn leave(&mut self) {
+        self.send(&[Message::Bye]);
+        if let Link::Connected(conn) = &self.link {
+            conn.close();
+        }
+        self.link = Link::Dropped("you left".into());
+    }
+}

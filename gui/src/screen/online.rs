@@ -1,0 +1,198 @@
+//! Playing over the network: the Host and Join forms, and the chat panel and controls the play screen shows
+//! in an online game.
+
+use iced::widget::{button, column, container, pick_list, row, scrollable, text, text_input};
+use iced::{Element, Fill, Length};
+use tabula_core::Player;
+use tabula_games::registry::GameKind;
+
+use crate::app::{Message, Question, Route};
+use crate::keys::Shortcut;
+use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online};
+use crate::screen::new_game::{self, Form};
+use crate::screen::play::{Play, keyed};
+use crate::screen::widgets::{action, card, heading, page, segmented};
+use crate::setup::{LevelChoice, colour_name};
+
+/// A change on the online screen or in an online game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// The game, rule set or board size to host.
+    Form(new_game::Msg),
+    /// The colour the host plays.
+    Colour(Player),
+    /// The port to listen on.
+    Port(String),
+    /// Start hosting.
+    Host,
+    /// The address to join.
+    Address(String),
+    /// Join the game at the address.
+    Join,
+    /// Check the connection for arrivals.
+    Poll,
+    /// The chat line being typed.
+    Draft(String),
+    /// Send the chat line.
+    SendChat,
+    /// Ask the other player to take back this side's last move.
+    AskUndo,
+    /// Answer the other player's question.
+    Answer(bool),
+    /// Offer a new game.
+    OfferNewGame,
+    /// Connect again after the connection dropped.
+    Reconnect,
+}
+
+/// What the Host and Join forms hold.
+#[derive(Clone, Debug)]
+pub struct Forms {
+    /// The game to host.
+    pub game: Form,
+    /// The host's colour.
+    pub colour: Player,
+    /// The port, as typed.
+    pub port: String,
+    /// The address to join, as typed.
+    pub address: String,
+    /// A problem with the last attempt.
+    pub error: Option<String>,
+    /// This machine's addresses, to tell the other player.
+    pub addresses: Vec<std::net::IpAddr>,
+}
+
+impl Default for Forms {
+    fn default() -> Forms {
+        Forms {
+            game: Form::new(GameKind::Gomoku, LevelChoice::Named("Medium".into())),
+            colour: Player::First,
+            port: DEFAULT_PORT.to_string(),
+            address: format!("127.0.0.1:{DEFAULT_PORT}"),
+            error: None,
+            addresses: Vec::new(),
+        }
+    }
+}
+
+/// The online screen: host a game or join one. `status` describes a connection being made.
+pub fn view<'a>(forms: &'a Forms, status: Option<String>) -> Element<'a, Message> {
+    let msg = |m: Msg| Message::Online(m);
+    let form = &forms.game;
+    let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
+    let rule_sets: Vec<(String, String)> =
+        form.game.rule_sets().iter().map(|r| (r.id.to_string(), r.name.to_string())).collect();
+    let sizes = form.game.board_sizes(&form.rule_set);
+    let colours: Vec<(Player, String)> = Player::BOTH.iter().map(|&p| (p, colour_name(p).to_string())).collect();
+    let addresses =
+        forms.addresses.iter().map(|ip| format!("{ip}:{}", forms.port.trim())).collect::<Vec<_>>().join("   ");
+    let host = card(
+        column![
+            heading("Host a game"),
+            segmented(&games, &form.game, move |g| msg(Msg::Form(new_game::Msg::Game(g)))),
+            segmented(&rule_sets, &form.rule_set, move |r| msg(Msg::Form(new_game::Msg::RuleSet(r)))),
+            row![
+                text("Board size").size(15).width(Length::Fixed(120.0)),
+                pick_list(sizes, Some(form.board_size), move |s| msg(Msg::Form(new_game::Msg::BoardSize(s)))),
+            ]
+            .align_y(iced::Center),
+            row![
+                text("You play").size(15).width(Length::Fixed(120.0)),
+                segmented(&colours, &forms.colour, move |p| msg(Msg::Colour(p)))
+            ]
+            .align_y(iced::Center),
+            row![
+                text("Port").size(15).width(Length::Fixed(120.0)),
+                text_input("7878", &forms.port)
+                    .on_input(move |p| msg(Msg::Port(p)))
+                    .on_submit(msg(Msg::Host))
+                    .width(Length::Fixed(120.0)),
+            ]
+            .align_y(iced::Center),
+            text(format!("Tell the other player one of: {addresses}")).size(14),
+            action("Host", Some(msg(Msg::Host))),
+        ]
+        .spacing(12),
+    )
+    .width(Fill);
+    let join = card(
+        column![
+            heading("Join a game"),
+            text("The host's address and port").size(15),
+            text_input("192.168.1.20:7878", &forms.address)
+                .on_input(move |a| msg(Msg::Address(a)))
+                .on_submit(msg(Msg::Join)),
+            action("Join", Some(msg(Msg::Join))),
+        ]
+        .spacing(12),
+    )
+    .width(Fill);
+    let mut content = column![row![host, join].spacing(16)].spacing(12);
+    if let Some(status) = status {
+        content = content.push(text(status).size(15));
+    }
+    if let Some(error) = &forms.error {
+        content = content.push(text(error.clone()).size(15).style(text::danger));
+    }
+    page("Play online", Message::Go(Route::Home), content)
+}
+
+/// The chat panel and the state of the connection, in place of the computer's analysis.
+pub fn panel(online: &Online) -> Element<'_, Message> {
+    let msg = |m: Msg| Message::Online(m);
+    let lines = column(online.chat.iter().map(|line| {
+        let (who, words, style): (&str, &str, fn(&iced::Theme) -> text::Style) = match line {
+            ChatLine::Mine(t) => ("you: ", t, text::default),
+            ChatLine::Theirs(t) => ("them: ", t, text::primary),
+            ChatLine::Note(t) => ("", t, text::secondary),
+        };
+        text(format!("{who}{words}")).size(14).style(style).into()
+    }))
+    .spacing(2);
+    let mut body = column![
+        text(online.link_words()).size(14),
+        text("Chat").size(14),
+        container(scrollable(lines).anchor_bottom().height(Length::Fixed(140.0)).width(Fill)),
+        row![
+            text_input("say something", &online.draft)
+                .on_input(move |d| msg(Msg::Draft(d)))
+                .on_submit(msg(Msg::SendChat))
+                .size(14),
+            button(text("Send").size(14)).on_press(msg(Msg::SendChat)).padding([4, 10]),
+        ]
+        .spacing(6),
+    ]
+    .spacing(6);
+    if let Some(asked) = online.asked {
+        let question = match asked {
+            Asked::Undo => "The other player asks to take back their move.",
+            Asked::NewGame => "The other player offers a new game.",
+        };
+        body = body.push(text(question).size(14)).push(
+            row![action("Accept", Some(msg(Msg::Answer(true)))), action("Decline", Some(msg(Msg::Answer(false))))]
+                .spacing(6),
+        );
+    }
+    if matches!(online.link, Link::Dropped(_)) {
+        body = body.push(action("Reconnect", Some(msg(Msg::Reconnect))));
+    }
+    body.into()
+}
+
+/// The controls of an online game.
+pub fn controls<'a>(play: &'a Play, online: &'a Online) -> Element<'a, Message> {
+    let msg = |m: Msg| Message::Online(m);
+    let live = online.ready() && !play.is_over();
+    let first = row![
+        keyed("Ask to undo", Shortcut::Undo, (live && play.game.ply() > 0).then(|| msg(Msg::AskUndo))),
+        action("Resign", live.then_some(Message::Ask(Question::Resign))),
+    ]
+    .spacing(6);
+    let second = row![
+        keyed("Offer new game", Shortcut::NewGame, online.ready().then(|| msg(Msg::OfferNewGame))),
+        keyed("Save", Shortcut::Save, Some(Message::Play(crate::screen::play::Msg::OpenSave))),
+        keyed("Leave", Shortcut::Menu, Some(Message::Leave)),
+    ]
+    .spacing(6);
+    column![first, second].spacing(6).into()
+}
