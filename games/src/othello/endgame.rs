@@ -163,7 +163,7 @@ impl Solver {
 /// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
 /// the second copy when the CPU has them.
 macro_rules! tiers {
-    ($(#[$attr:meta])*) => {
+    ($moves:ident $(, #[$attr:meta])*) => {
         /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
         $(#[$attr])*
         pub(super) fn search(solver: &Solver, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
@@ -173,7 +173,7 @@ macro_rules! tiers {
                 return shallow(ctx, p, o, alpha, beta, passed);
             }
             ctx.nodes += 1;
-            let legal = moves(p, o);
+            let legal = $moves(p, o);
             if legal == 0 {
                 if passed {
                     return final_score(p, o, ctx.anti);
@@ -224,7 +224,7 @@ macro_rules! tiers {
                 {
                     return -child.upper;
                 }
-                let reply = moves(np, no);
+                let reply = $moves(np, no);
                 let score = if Some(sq) == table_move {
                     1 << 30
                 } else if n >= EVAL_SORT_MIN {
@@ -234,7 +234,7 @@ macro_rules! tiers {
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
                         + corner_stability(no) * 64
                         + if parity & (1 << sq) != 0 { 8 } else { 0 }
-                        + if n >= SORT_MIN { (moves(no, np).count_ones() as i32) * 512 } else { 0 }
+                        + if n >= SORT_MIN { ($moves(no, np).count_ones() as i32) * 512 } else { 0 }
                 };
                 list[count] = (sq, f, score);
                 count += 1;
@@ -283,9 +283,9 @@ macro_rules! tiers {
         /// potential mobility, looked at `depth` plies ahead, from the view of the owner of `p`.
         $(#[$attr])*
         fn guess(p: u64, o: u64, depth: u32) -> i32 {
-            let legal = moves(p, o);
+            let legal = $moves(p, o);
             if depth == 0 || legal == 0 {
-                let theirs = moves(o, p);
+                let theirs = $moves(o, p);
                 let empty = !(p | o);
                 let mobility = (legal.count_ones() + (legal & CORNERS).count_ones()) as i32
                     - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
@@ -370,14 +370,15 @@ macro_rules! tiers {
 /// The tiers for any CPU.
 mod portable {
     use super::*;
-    tiers!();
+    tiers!(moves);
 }
 
-/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt` and `bmi1`.
+/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt`, `bmi1` and AVX2 (for move generation).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
-    tiers!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+    use super::super::bitboard::moves_avx2;
+    tiers!(moves_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 /// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
