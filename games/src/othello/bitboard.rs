@@ -101,25 +101,20 @@ pub(super) fn moves_avx2(p: u64, o: u64) -> u64 {
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     let rays = &RAYS[sq];
     let mut flipped = 0;
-    // Directions 0, 2, 4 and 6 go towards higher bits: the first non-opponent square is the lowest set bit.
+    // Without branches, so that the bit scans pipeline well. Directions 0, 2, 4 and 6 go towards higher bits: the
+    // first non-opponent square is the lowest set bit.
     for d in [0, 2, 4, 6] {
         let ray = rays[d];
         let blockers = ray & !o;
         let outflank = blockers & blockers.wrapping_neg() & p;
-        if outflank != 0 {
-            flipped |= (outflank - 1) & ray;
-        }
+        flipped |= outflank.wrapping_sub(u64::from(outflank != 0)) & ray;
     }
-    // The others go towards lower bits: the first non-opponent square is the highest set bit.
+    // The others go towards lower bits: the first non-opponent square is the highest set bit. A ray of opponent
+    // discs only (no blocker) gives bit 63 or nothing, and either flips nothing.
     for d in [1, 3, 5, 7] {
         let ray = rays[d];
-        let blockers = ray & !o;
-        if blockers != 0 {
-            let first = 63 - blockers.leading_zeros();
-            if p & (1 << first) != 0 {
-                flipped |= ray & (u64::MAX << first << 1);
-            }
-        }
+        let outflank = (1u64 << 63).wrapping_shr((ray & !o).leading_zeros()) & p;
+        flipped |= outflank.wrapping_neg().wrapping_shl(1) & ray;
     }
     flipped
 }

@@ -376,8 +376,8 @@ mod portable {
 /// The tiers for x86-64 CPUs with `popcnt`, `lzcnt`, `bmi1` and AVX2 (for move generation).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::*;
     use super::super::bitboard::moves_avx2;
+    use super::*;
     tiers!(moves_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
