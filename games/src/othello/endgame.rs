@@ -1,6 +1,7 @@
 //! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
 //!
-//! Three tiers, as in Edax. With many empties: principal-variation search, a transposition table of bounds (from
+//! A wide window with many empties is narrowed by null-window searches only ([`WINDOW_MIN`]). Three tiers, as in
+//! Edax. With many empties: principal-variation search, a transposition table of bounds (from
 //! [`TABLE_MIN`] empties; enhanced transposition cutoffs from [`ETC_MIN`]), a stability cutoff (the opponent's
 //! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
 //! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply quick estimate).
@@ -25,6 +26,9 @@ const SORT_MIN: u32 = 12;
 
 /// Empties from which moves are ordered by a two-ply look with a quick estimate.
 const EVAL_SORT_MIN: u32 = 16;
+
+/// Empties from which a wide window is solved by a series of null-window searches.
+const WINDOW_MIN: u32 = 12;
 
 /// More than any score.
 const INF: i32 = 100;
@@ -108,9 +112,40 @@ impl Solver {
         let mut ctx = Context { anti, nodes: 0 };
         let alpha = alpha.clamp(-INF, INF);
         let beta = beta.clamp(-INF, INF);
-        let value = Self::dispatch(self, &mut ctx, p, o, alpha, beta);
+        let value = if beta - alpha > 2 && (!(p | o)).count_ones() >= WINDOW_MIN {
+            self.zero_windows(&mut ctx, p, o, alpha, beta)
+        } else {
+            Self::dispatch(self, &mut ctx, p, o, alpha, beta)
+        };
         *nodes += ctx.nodes;
         value
+    }
+
+    /// A wide window solved by null-window searches only (MTD(f) over the even scores): each probe around a test
+    /// score `t` finds the value is `t`, above it or below it, and the fail-soft result (pushed further by a
+    /// doubling step while the probes keep failing the same way) is the next test. Far cheaper than a full-window
+    /// search, whose first line keeps the whole window all the way down.
+    fn zero_windows(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let (mut lower, mut upper) = (-64, 64);
+        let mut test = 0.clamp(alpha, beta);
+        // Positive while the probes fail high, negative while they fail low.
+        let mut step = 0;
+        while lower < upper && lower < beta && upper > alpha {
+            let value = Self::dispatch(self, ctx, p, o, test - 1, test + 1);
+            if value > test {
+                step = if step > 0 { step * 2 } else { 2 };
+                lower = value;
+                test = value + step - 2;
+            } else if value < test {
+                step = if step < 0 { step * 2 } else { -2 };
+                upper = value;
+                test = value + step + 2;
+            } else {
+                return value;
+            }
+            test = test.clamp(lower, upper);
+        }
+        if lower >= beta { lower } else { upper }
     }
 
     fn dispatch(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
@@ -400,6 +435,56 @@ fn odd_quadrants(empty: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
+    #[test]
+    fn zero_windows_agree_with_a_full_window_search() {
+        let mut seed = 0x5DEE_CE66_D1CE_4E5B_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..40 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+            let target = WINDOW_MIN + (next() % 3) as u32;
+            while (!(p | o)).count_ones() > target {
+                let legal = moves(p, o);
+                if legal == 0 {
+                    if moves(o, p) == 0 {
+                        break;
+                    }
+                    (p, o) = (o, p);
+                    continue;
+                }
+                let mut rest = legal;
+                for _ in 0..next() % u64::from(legal.count_ones()) {
+                    rest &= rest - 1;
+                }
+                let sq = rest.trailing_zeros() as usize;
+                let f = flips(p, o, sq);
+                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
+            }
+            let anti = next().is_multiple_of(2);
+            let solver = Solver::new(12);
+            let mut ctx = Context { anti, nodes: 0 };
+            let exact = solver.dispatch(&mut ctx, p, o, -INF, INF);
+            let alpha = (next() % 80) as i32 - 50;
+            let beta = alpha + 3 + (next() % 40) as i32;
+            for (a, b) in [(-INF, INF), (alpha, beta)] {
+                solver.clear();
+                let value = solver.solve(p, o, a, b, anti, &mut 0);
+                if value <= a {
+                    assert!(exact <= value, "p={p:#x} o={o:#x} ({a}, {b}): {value} vs {exact}");
+                } else if value >= b {
+                    assert!(exact >= value, "p={p:#x} o={o:#x} ({a}, {b}): {value} vs {exact}");
+                } else {
+                    assert_eq!(value, exact, "p={p:#x} o={o:#x} ({a}, {b})");
+                }
+            }
+        }
+    }
 
     /// The portable tiers must agree with the ones the CPU picks (on x86-64 with AVX2, the other build).
     #[test]
