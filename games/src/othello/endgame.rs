@@ -1,6 +1,7 @@
 //! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
 //!
-//! Three tiers, as in Edax. With many empties: principal-variation search, a transposition table of bounds (from
+//! A wide window with many empties is narrowed by null-window searches only ([`WINDOW_MIN`]). Three tiers, as in
+//! Edax. With many empties: principal-variation search, a transposition table of bounds (from
 //! [`TABLE_MIN`] empties; enhanced transposition cutoffs from [`ETC_MIN`]), a stability cutoff (the opponent's
 //! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
 //! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply quick estimate).
@@ -25,6 +26,9 @@ const SORT_MIN: u32 = 12;
 
 /// Empties from which moves are ordered by a two-ply look with a quick estimate.
 const EVAL_SORT_MIN: u32 = 16;
+
+/// Empties from which a wide window is solved by a series of null-window searches.
+const WINDOW_MIN: u32 = 12;
 
 /// More than any score.
 const INF: i32 = 100;
@@ -108,9 +112,40 @@ impl Solver {
         let mut ctx = Context { anti, nodes: 0 };
         let alpha = alpha.clamp(-INF, INF);
         let beta = beta.clamp(-INF, INF);
-        let value = Self::dispatch(self, &mut ctx, p, o, alpha, beta);
+        let value = if beta - alpha > 2 && (!(p | o)).count_ones() >= WINDOW_MIN {
+            self.zero_windows(&mut ctx, p, o, alpha, beta)
+        } else {
+            Self::dispatch(self, &mut ctx, p, o, alpha, beta)
+        };
         *nodes += ctx.nodes;
         value
+    }
+
+    /// A wide window solved by null-window searches only (MTD(f) over the even scores): each probe around a test
+    /// score `t` finds the value is `t`, above it or below it, and the fail-soft result (pushed further by a
+    /// doubling step while the probes keep failing the same way) is the next test. Far cheaper than a full-window
+    /// search, whose first line keeps the whole window all the way down.
+    fn zero_windows(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let (mut lower, mut upper) = (-64, 64);
+        let mut test = 0.clamp(alpha, beta);
+        // Positive while the probes fail high, negative while they fail low.
+        let mut step = 0;
+        while lower < upper && lower < beta && upper > alpha {
+            let value = Self::dispatch(self, ctx, p, o, test - 1, test + 1);
+            if value > test {
+                step = if step > 0 { step * 2 } else { 2 };
+                lower = value;
+                test = value + step - 2;
+            } else if value < test {
+                step = if step < 0 { step * 2 } else { -2 };
+                upper = value;
+                test = value + step + 2;
+            } else {
+                return value;
+            }
+            test = test.clamp(lower, upper);
+        }
+        if lower >= beta { lower } else { upper }
     }
 
     fn dispatch(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
@@ -163,7 +198,7 @@ impl Solver {
 /// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
 /// the second copy when the CPU has them.
 macro_rules! tiers {
-    ($(#[$attr:meta])*) => {
+    ($moves:ident $(, #[$attr:meta])*) => {
         /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
         $(#[$attr])*
         pub(super) fn search(solver: &Solver, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
@@ -173,7 +208,7 @@ macro_rules! tiers {
                 return shallow(ctx, p, o, alpha, beta, passed);
             }
             ctx.nodes += 1;
-            let legal = moves(p, o);
+            let legal = $moves(p, o);
             if legal == 0 {
                 if passed {
                     return final_score(p, o, ctx.anti);
@@ -224,7 +259,7 @@ macro_rules! tiers {
                 {
                     return -child.upper;
                 }
-                let reply = moves(np, no);
+                let reply = $moves(np, no);
                 let score = if Some(sq) == table_move {
                     1 << 30
                 } else if n >= EVAL_SORT_MIN {
@@ -234,7 +269,7 @@ macro_rules! tiers {
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
                         + corner_stability(no) * 64
                         + if parity & (1 << sq) != 0 { 8 } else { 0 }
-                        + if n >= SORT_MIN { (moves(no, np).count_ones() as i32) * 512 } else { 0 }
+                        + if n >= SORT_MIN { ($moves(no, np).count_ones() as i32) * 512 } else { 0 }
                 };
                 list[count] = (sq, f, score);
                 count += 1;
@@ -283,9 +318,9 @@ macro_rules! tiers {
         /// potential mobility, looked at `depth` plies ahead, from the view of the owner of `p`.
         $(#[$attr])*
         fn guess(p: u64, o: u64, depth: u32) -> i32 {
-            let legal = moves(p, o);
+            let legal = $moves(p, o);
             if depth == 0 || legal == 0 {
-                let theirs = moves(o, p);
+                let theirs = $moves(o, p);
                 let empty = !(p | o);
                 let mobility = (legal.count_ones() + (legal & CORNERS).count_ones()) as i32
                     - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
@@ -370,14 +405,15 @@ macro_rules! tiers {
 /// The tiers for any CPU.
 mod portable {
     use super::*;
-    tiers!();
+    tiers!(moves);
 }
 
-/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt` and `bmi1`.
+/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt`, `bmi1` and AVX2 (for move generation).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::super::bitboard::moves_avx2;
     use super::*;
-    tiers!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+    tiers!(moves_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 /// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
@@ -399,6 +435,56 @@ fn odd_quadrants(empty: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
+    #[test]
+    fn zero_windows_agree_with_a_full_window_search() {
+        let mut seed = 0x5DEE_CE66_D1CE_4E5B_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..40 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+            let target = WINDOW_MIN + (next() % 3) as u32;
+            while (!(p | o)).count_ones() > target {
+                let legal = moves(p, o);
+                if legal == 0 {
+                    if moves(o, p) == 0 {
+                        break;
+                    }
+                    (p, o) = (o, p);
+                    continue;
+                }
+                let mut rest = legal;
+                for _ in 0..next() % u64::from(legal.count_ones()) {
+                    rest &= rest - 1;
+                }
+                let sq = rest.trailing_zeros() as usize;
+                let f = flips(p, o, sq);
+                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
+            }
+            let anti = next().is_multiple_of(2);
+            let solver = Solver::new(12);
+            let mut ctx = Context { anti, nodes: 0 };
+            let exact = solver.dispatch(&mut ctx, p, o, -INF, INF);
+            let alpha = (next() % 80) as i32 - 50;
+            let beta = alpha + 3 + (next() % 40) as i32;
+            for (a, b) in [(-INF, INF), (alpha, beta)] {
+                solver.clear();
+                let value = solver.solve(p, o, a, b, anti, &mut 0);
+                if value <= a {
+                    assert!(exact <= value, "p={p:#x} o={o:#x} ({a}, {b}): {value} vs {exact}");
+                } else if value >= b {
+                    assert!(exact >= value, "p={p:#x} o={o:#x} ({a}, {b}): {value} vs {exact}");
+                } else {
+                    assert_eq!(value, exact, "p={p:#x} o={o:#x} ({a}, {b})");
+                }
+            }
+        }
+    }
 
     /// The portable tiers must agree with the ones the CPU picks (on x86-64 with AVX2, the other build).
     #[test]
