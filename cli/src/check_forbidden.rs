@@ -7,14 +7,8 @@ use std::process::ExitCode;
 use tabula_games::gomoku::datasets::ForbiddenCase;
 
 /// Runs the check on `path`.
-pub fn run(path: &Path) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    };
+pub fn run(path: &Path) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let (mut passed, mut failed) = (0, 0);
     for (i, line) in text.lines().enumerate() {
         match ForbiddenCase::parse(line) {
@@ -36,5 +30,5 @@ pub fn run(path: &Path) -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed");
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

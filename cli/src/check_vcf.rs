@@ -9,14 +9,8 @@ use std::time::Instant;
 use tabula_games::gomoku::datasets::VcfPuzzle;
 
 /// Runs the check on `path`.
-pub fn run(path: &Path) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    };
+pub fn run(path: &Path) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let start = Instant::now();
     let (mut passed, mut failed) = (0, 0);
     for (i, line) in text.lines().enumerate() {
@@ -43,5 +37,5 @@ pub fn run(path: &Path) -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed ({:.2} s)", start.elapsed().as_secs_f64());
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -48,8 +48,8 @@ fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
         Command::Perft(args) => perft::run(&args),
         Command::Solve(args) => solve::run(&args),
-        Command::CheckForbidden { file } => Ok(check_forbidden::run(&file)),
-        Command::CheckVcf { file } => Ok(check_vcf::run(&file)),
+        Command::CheckForbidden { file } => check_forbidden::run(&file),
+        Command::CheckVcf { file } => check_vcf::run(&file),
         Command::Arena(args) => arena::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Nboard => {

@@ -123,7 +123,26 @@ pub struct Hover {
     seen_move: bool,
 }
 
-impl<M> BoardView<'_, M> {
+impl<'a, M> BoardView<'a, M> {
+    /// A board that only shows a position: no coordinates, markers of interaction or clicks (home cards, rules
+    /// diagrams).
+    #[must_use]
+    pub fn picture(snapshot: Snapshot, options: BoardOptions, cache: &'a Cache) -> Self {
+        BoardView {
+            snapshot,
+            options: BoardOptions { coordinates: None, ..options },
+            numbers: None,
+            preview: None,
+            hint: None,
+            cursor: None,
+            animation: None,
+            flash: None,
+            now: Instant::now(),
+            cache,
+            on_click: None,
+        }
+    }
+
     fn layout(&self, bounds: Size) -> Layout {
         Layout::fit(bounds, self.snapshot.size, self.options.coordinates.is_some())
     }

@@ -1,7 +1,5 @@
 //! The home screen: a card per game with a small board picture, and the main menu.
 
-use std::time::Instant;
-
 use iced::widget::canvas::{Cache, Canvas};
 use iced::widget::{button, column, container, row, text};
 use iced::{Element, Fill, Length};
@@ -56,23 +54,10 @@ pub fn view<'a>(
     notice: Option<&'a str>,
 ) -> Element<'a, Message> {
     let cards = row(GameKind::ALL.iter().zip(pictures).map(|(&game, (snapshot, cache))| {
-        let mut options = board_options(game, settings);
-        options.coordinates = None;
-        let picture = Canvas::new(BoardView::<Message> {
-            snapshot: snapshot.clone(),
-            options,
-            numbers: None,
-            preview: None,
-            hint: None,
-            cursor: None,
-            animation: None,
-            flash: None,
-            now: Instant::now(),
-            cache,
-            on_click: None,
-        })
-        .width(Length::Fixed(230.0))
-        .height(Length::Fixed(230.0));
+        let picture =
+            Canvas::new(BoardView::<Message>::picture(snapshot.clone(), board_options(game, settings), cache))
+                .width(Length::Fixed(230.0))
+                .height(Length::Fixed(230.0));
         let body = column![
             picture,
             text(game.name()).size(28),

@@ -1,15 +1,13 @@
 //! The rules screen, generated from the games' declarations: every rule set in plain words with the choices it
 //! makes, every option explained, and a diagram of the starting position.
 
-use std::time::Instant;
-
 use iced::widget::canvas::{Cache, Canvas};
 use iced::widget::{column, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_games::Snapshot;
 
 use crate::app::{Message, Route};
-use crate::board_canvas::{BoardOptions, BoardView};
+use crate::board_canvas::BoardView;
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, heading, page, segmented};
 use crate::settings::Settings;
@@ -71,21 +69,10 @@ pub fn view<'a>(rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message
     }
     let mut side = column![].spacing(8).width(Length::Fixed(260.0));
     if let Some(snapshot) = &rules.diagram {
-        let picture = Canvas::new(BoardView::<Message> {
-            snapshot: snapshot.clone(),
-            options: BoardOptions { coordinates: None, ..board_options(game, settings) },
-            numbers: None,
-            preview: None,
-            hint: None,
-            cursor: None,
-            animation: None,
-            flash: None,
-            now: Instant::now(),
-            cache: &rules.cache,
-            on_click: None,
-        })
-        .width(Length::Fixed(250.0))
-        .height(Length::Fixed(250.0));
+        let picture =
+            Canvas::new(BoardView::<Message>::picture(snapshot.clone(), board_options(game, settings), &rules.cache))
+                .width(Length::Fixed(250.0))
+                .height(Length::Fixed(250.0));
         side = side.push(picture).push(text("The starting position of the default rule set.").size(13));
     }
     let body = row![scrollable(column![sets, options].spacing(16).padding([0, 12])).height(Fill).width(Fill), side]
