@@ -119,6 +119,76 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     flipped
 }
 
+/// The rays of each square in vector lanes for [`flips_avx2`]: towards higher bits (directions 0, 2, 4, 6) and
+/// towards lower bits (directions 1, 3, 5, 7).
+#[cfg(target_arch = "x86_64")]
+#[repr(align(32))]
+struct LaneRays {
+    up: [u64; 4],
+    down: [u64; 4],
+}
+
+#[cfg(target_arch = "x86_64")]
+static LANE_RAYS: [LaneRays; 64] = build_lane_rays();
+
+#[cfg(target_arch = "x86_64")]
+const fn build_lane_rays() -> [LaneRays; 64] {
+    let mut lanes = [const { LaneRays { up: [0; 4], down: [0; 4] } }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut lane = 0;
+        while lane < 4 {
+            lanes[sq].up[lane] = RAYS[sq][2 * lane];
+            lanes[sq].down[lane] = RAYS[sq][2 * lane + 1];
+            lane += 1;
+        }
+        sq += 1;
+    }
+    lanes
+}
+
+/// [`flips`] with AVX2, the four directions of each sense in the lanes of one vector (after Edax's
+/// `flip_avx_ppfill`); callable only from code compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+#[must_use]
+pub(super) fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_add_epi64,
+        _mm256_and_si256, _mm256_andnot_si256, _mm256_broadcastq_epi64, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
+        _mm256_extracti128_si256, _mm256_load_si256, _mm256_or_si256, _mm256_set_epi64x, _mm256_setzero_si256,
+        _mm256_slli_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
+    };
+    let rays = &LANE_RAYS[sq];
+    // SAFETY: `LaneRays` is 32-byte aligned, so both loads are aligned 256-bit reads of its fields.
+    let (up, down) = unsafe {
+        (_mm256_load_si256(rays.up.as_ptr().cast::<__m256i>()), _mm256_load_si256(rays.down.as_ptr().cast::<__m256i>()))
+    };
+    let pp = _mm256_broadcastq_epi64(_mm_cvtsi64_si128(p as i64));
+    let oo = _mm256_broadcastq_epi64(_mm_cvtsi64_si128(o as i64));
+    let zero = _mm256_setzero_si256();
+    // Towards higher bits the first non-opponent square is the lowest set bit of the ray without opponent discs.
+    let blockers = _mm256_andnot_si256(oo, up);
+    let outflank = _mm256_and_si256(_mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers)), pp);
+    let run = _mm256_and_si256(_mm256_add_epi64(outflank, _mm256_cmpeq_epi64(zero, zero)), up);
+    let mut flipped = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), run);
+    // Towards lower bits it is the highest set bit: smear the blockers down the ray (the squares of a ray are one
+    // step apart, and a ray has at most seven), then keep the top one.
+    let step = _mm256_set_epi64x(7, 9, 8, 1);
+    let mut smear = _mm256_andnot_si256(oo, down);
+    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, step));
+    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_add_epi64(step, step)));
+    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64::<2>(step)));
+    let top = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), smear);
+    let outflank = _mm256_and_si256(top, pp);
+    // Every ray square above the outflanking disc: -outflank is it and above, shifted once to exclude it.
+    let above = _mm256_slli_epi64::<1>(_mm256_sub_epi64(zero, outflank));
+    flipped = _mm256_or_si256(flipped, _mm256_and_si256(above, down));
+    let half = _mm_or_si128(_mm256_castsi256_si128(flipped), _mm256_extracti128_si256::<1>(flipped));
+    _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+}
+
 /// The empty squares next to at least one disc of `o`: where the owner of `o`'s opponent may later get moves.
 #[inline(always)]
 #[must_use]
@@ -192,10 +262,10 @@ pub fn stable(p: u64, o: u64) -> u64 {
     }
 }
 
-/// A perft function, compiled portably and (on x86-64) with `popcnt`/`lzcnt` and AVX2 move generation. The last
+/// A perft function, compiled portably and (on x86-64) with `popcnt`/`lzcnt` and AVX2 moves and flips. The last
 /// two plies are counted in bulk: after each move, the number of replies (a pass or a finished game is one leaf).
 macro_rules! perft_fn {
-    ($name:ident, $moves:ident $(, #[$attr:meta])*) => {
+    ($name:ident, $moves:ident, $flips:ident $(, #[$attr:meta])*) => {
         $(#[$attr])*
         fn $name(p: u64, o: u64, depth: u32) -> u64 {
             if depth == 0 {
@@ -215,7 +285,7 @@ macro_rules! perft_fn {
             while legal != 0 {
                 let sq = legal.trailing_zeros() as usize;
                 legal &= legal - 1;
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
                 total += if depth == 2 { u64::from($moves(np, no).count_ones().max(1)) } else { $name(np, no, depth - 1) };
             }
@@ -224,9 +294,9 @@ macro_rules! perft_fn {
     };
 }
 
-perft_fn!(perft_portable, moves);
+perft_fn!(perft_portable, moves, flips);
 #[cfg(target_arch = "x86_64")]
-perft_fn!(perft_x86, moves_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+perft_fn!(perft_x86, moves_avx2, flips_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 
 /// Perft on the 8x8 board with bulk counting at the last ply: the number of leaves `depth` plies below the
 /// position where `p` is to move, a pass counting as a ply and a finished game as one leaf at every depth.
@@ -294,6 +364,12 @@ mod tests {
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU has AVX2.
                 assert_eq!(unsafe { moves_avx2(p, o) }, expected_moves, "p={p:#x} o={o:#x}");
+                for sq in 0..64 {
+                    if (p | o) & (1 << sq) == 0 {
+                        // SAFETY: the CPU has AVX2.
+                        assert_eq!(unsafe { flips_avx2(p, o, sq) }, flips(p, o, sq), "p={p:#x} o={o:#x} sq={sq}");
+                    }
+                }
             }
         }
     }
