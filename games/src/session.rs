@@ -1,7 +1,7 @@
 //! A game in progress with its history, and [`Match`], the one game-independent interface the front ends use.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tabula_core::{Level, Outcome, Player, Score};
@@ -106,7 +106,8 @@ pub trait Match: Send {
     fn think_job(&self, level: &Level, seed: u64, stop: Arc<AtomicBool>) -> ThinkJob;
 }
 
-/// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack.
+/// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack, and the computer
+/// player that thinks about it.
 pub struct Session<G: BoardGame> {
     game: G,
     start: G::State,
@@ -114,6 +115,9 @@ pub struct Session<G: BoardGame> {
     moves: Vec<G::Move>,
     reports: Vec<MoveReport>,
     redo: Vec<G::Move>,
+    /// One engine for the whole game, made at the first search, so that what a search learned (its
+    /// transposition table) serves the next move and hint. Searches take turns on it.
+    engine: Arc<Mutex<Option<Engine<G>>>>,
 }
 
 impl<G: BoardGame> Session<G> {
@@ -121,7 +125,15 @@ impl<G: BoardGame> Session<G> {
     #[must_use]
     pub fn new(game: G) -> Self {
         let start = game.initial_state();
-        Session { state: start.clone(), start, game, moves: Vec::new(), reports: Vec::new(), redo: Vec::new() }
+        Session {
+            state: start.clone(),
+            start,
+            game,
+            moves: Vec::new(),
+            reports: Vec::new(),
+            redo: Vec::new(),
+            engine: Arc::default(),
+        }
     }
 
     /// The rules.
@@ -270,8 +282,10 @@ impl<G: BoardGame> Match for Session<G> {
         let game = self.game.clone();
         let state = self.state.clone();
         let level = level.clone();
+        let engine = Arc::clone(&self.engine);
         Box::new(move |progress: &mut dyn FnMut(Analysis)| {
-            let mut engine = Engine::new(game.clone());
+            let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
+            let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
             let describe = |depth, score, pv: &[G::Move], nodes, nps, elapsed, proven| Analysis {
                 notation: pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
                 cell: pv.first().and_then(|&m| game.cell_of(m)),
@@ -294,5 +308,19 @@ impl<G: BoardGame> Match for Session<G> {
             let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
             Some(describe(result.depth, result.score, &line, result.nodes, nps, result.elapsed, result.proven))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::Othello;
+
+    #[test]
+    fn a_game_keeps_what_its_searches_learned() {
+        let session = Session::new(Othello::from_rule_set("othello").expect("a rule set"));
+        let think = || (session.think_job(&Level::custom(7), 1, Arc::default()))(&mut |_| {}).expect("a move");
+        let (first, second) = (think(), think());
+        assert!(second.nodes * 2 < first.nodes, "{} nodes, then {} nodes", first.nodes, second.nodes);
     }
 }
