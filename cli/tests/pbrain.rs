@@ -187,3 +187,19 @@ fn garbage_and_oversized_lines_get_errors_and_the_brain_goes_on() {
     assert!(x < 15 && y < 15);
     assert!(brain.ask("ABOUT").contains("name=\"Tabula\""));
 }
+
+#[test]
+fn max_memory_is_taken_and_a_refused_board_keeps_the_game() {
+    let mut brain = Brain::start();
+    brain.send("INFO max_memory 4194304");
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 100");
+    brain.send("INFO max_memory 0");
+    let answer = point(&brain.ask("TURN 7,7"));
+    brain.send("BOARD");
+    brain.send("1,1,1");
+    brain.send("1,1,2");
+    assert!(brain.ask("DONE").starts_with("ERROR"), "a point given twice");
+    let again = brain.ask(&format!("TURN {},{}", answer.0, answer.1));
+    assert!(again.contains("occupied"), "the game before the bad block is kept: {again}");
+}

@@ -13,6 +13,7 @@ use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
 use tabula_core::{Game, Level, Player};
+use tabula_games::engine::TABLE_MEGABYTES;
 use tabula_games::gomoku::{Gomoku, GomokuState, WinRule};
 use tabula_games::{BoardGame, Cell, Engine};
 
@@ -55,7 +56,14 @@ struct Brain {
     state: Option<GomokuState>,
     board_block: Option<Vec<(Point, u8)>>,
     clock: Clock,
+    table_megabytes: usize,
     engine: Option<Box<Engine<Gomoku>>>,
+}
+
+/// The transposition table's size for an `INFO max_memory` in bytes (0 = no limit): half of what the manager
+/// allows, leaving room for the rest of the brain, and at most 1 GiB.
+fn table_megabytes(max_memory: u64) -> usize {
+    if max_memory == 0 { TABLE_MEGABYTES } else { (max_memory / 2 / (1 << 20)).min(1024) as usize }
 }
 
 /// The win rule of an `INFO rule` bitmask: 1 exact five, 4 Renju, 8 Caro; 2 (continuous game) is ignored.
@@ -80,6 +88,7 @@ impl Brain {
             state: None,
             board_block: None,
             clock: Clock { timeout_turn: 5_000, timeout_match: 0, time_left: 0 },
+            table_megabytes: TABLE_MEGABYTES,
             engine: None,
         }
     }
@@ -90,7 +99,7 @@ impl Brain {
             Ok(game) => {
                 self.size = size;
                 self.state = Some(game.initial_state());
-                self.engine = Some(Box::new(Engine::new(game.clone())));
+                self.engine = Some(Box::new(Engine::with_table(game.clone(), self.table_megabytes)));
                 self.game = Some(game);
                 "OK".into()
             }
@@ -131,6 +140,15 @@ impl Brain {
             "timeout_turn" => number().map(|v| self.clock.timeout_turn = v),
             "timeout_match" => number().map(|v| self.clock.timeout_match = v),
             "time_left" => number().map(|v| self.clock.time_left = v),
+            "max_memory" => number().map(|v| {
+                let megabytes = table_megabytes(v);
+                if megabytes != self.table_megabytes {
+                    self.table_megabytes = megabytes;
+                    if let Some(game) = &self.game {
+                        self.engine = Some(Box::new(Engine::with_table(game.clone(), megabytes)));
+                    }
+                }
+            }),
             "rule" => number().map(|v| {
                 let rule = win_rule(v as u32);
                 if rule != self.win {
@@ -148,13 +166,13 @@ impl Brain {
 
     /// Rebuilds the position from a `BOARD` block: 1 = own stones, 2 = the opponent's, 3 ignored. The side to
     /// move is us; equal counts make us Black. Forbidden points depend on the position alone, so the order of the
-    /// lines (move order under Renju) needs no replay.
+    /// lines (move order under Renju) needs no replay. The engine keeps its table: its entries are keyed by
+    /// position. A malformed block leaves the position as it was.
     fn set_board(&mut self, lines: &[(Point, u8)]) -> Result<(), String> {
         let size = self.size;
         if self.game.is_none() {
             return Err("ERROR no game started (send START first)".into());
         }
-        self.start(size);
         let own = lines.iter().filter(|l| l.1 == 1).count();
         let theirs = lines.iter().filter(|l| l.1 == 2).count();
         let me = if own == theirs { Player::First } else { Player::Second };
@@ -402,5 +420,18 @@ fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
         }
         let n = chunk.len();
         input.consume(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_takes_half_the_memory_allowed() {
+        assert_eq!(table_megabytes(0), TABLE_MEGABYTES, "no limit");
+        assert_eq!(table_megabytes(350 << 20), 175);
+        assert_eq!(table_megabytes(1 << 20), 0, "a one-bucket table");
+        assert_eq!(table_megabytes(1 << 40), 1024);
     }
 }
