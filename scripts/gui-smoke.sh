@@ -67,7 +67,7 @@ move() { DISPLAY="$display" xdotool mousemove --window "$wid" "$1" "$2"; }
 shot 1-home 2
 click "${PLAY_OTHELLO_X:-595}" "${PLAY_OTHELLO_Y:-641}"
 shot 2-new-game 2.5
-click "${START_X:-220}" "${START_Y:-556}"
+click "${START_X:-220}" "${START_Y:-597}"
 shot 3-play-start 3
 title="$(DISPLAY="$display" xdotool getwindowname "$wid")"
 if [ "$title" != "Tabula — Othello" ]; then

@@ -10,6 +10,7 @@ use tabula_games::Snapshot;
 
 use crate::ai_task::{self, Finished, Purpose, Request};
 use crate::exchange;
+use crate::focus::{Focus, Ring, Stop};
 use crate::keys::{self, Shortcut};
 use crate::online::Online;
 use crate::save_file::{MatchFactory, SavedGame};
@@ -116,6 +117,8 @@ pub enum Message {
     Online(online_screen::Msg),
     /// A computer-vs-computer series finished (its generation and tallies).
     SeriesFinished(u64, series::Progress),
+    /// A mouse button went down somewhere in the window: the keyboard focus ring goes away.
+    MousePressed,
 }
 
 /// The screen shown.
@@ -175,6 +178,7 @@ pub struct App {
     rules: Rules,
     compare: Compare,
     pictures: [(Snapshot, Cache); 2],
+    ring: Ring,
 }
 
 impl App {
@@ -210,6 +214,7 @@ impl App {
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
             pictures: GameKind::ALL.map(|g| (home::sample_position(g), Cache::new())),
+            ring: Ring::default(),
         };
         app.rules = Rules::new(GameKind::Gomoku, app.start_position(GameKind::Gomoku));
         app
@@ -291,6 +296,26 @@ impl App {
         &self.compare
     }
 
+    /// The name of the control with the keyboard focus, if one has it.
+    #[must_use]
+    pub fn focused(&self) -> Option<&str> {
+        self.ring.name()
+    }
+
+    /// The controls of the focus ring on the screen shown now, in order: the same code that draws them.
+    #[must_use]
+    pub fn focus_stops(&self) -> Vec<Stop> {
+        let focus = Focus::new(None);
+        let _ = self.view_with(&focus);
+        focus.into_stops()
+    }
+
+    /// What the focus ring belongs to: a screen, or the dialog or panel open over it.
+    fn focus_scope(&self) -> (Screen, Option<Question>, bool, bool) {
+        let file_panel = self.play.as_ref().is_some_and(|p| p.file_panel.is_some());
+        (self.screen, self.question, file_panel, self.confirm_reset)
+    }
+
     /// Runs every queued search on this thread and returns their answers as messages (tests).
     pub fn run_queued_searches(&mut self) -> Vec<Message> {
         match &mut self.runner {
@@ -309,8 +334,22 @@ impl App {
         LevelChoice::Named(self.settings.default_level.clone())
     }
 
-    /// Handles a message.
+    /// Handles a message. The keyboard focus goes away when the screen, dialog or panel changes, and otherwise
+    /// stays on its control as controls appear and vanish.
     pub fn update(&mut self, message: Message) -> Task<Message> {
+        let scope = self.focus_scope();
+        let tick = matches!(message, Message::Tick(_));
+        let task = self.handle(message);
+        if self.focus_scope() != scope {
+            self.ring.clear();
+        } else if self.ring.index().is_some() && !tick {
+            let stops = self.focus_stops();
+            self.ring.settle(&stops);
+        }
+        task
+    }
+
+    fn handle(&mut self, message: Message) -> Task<Message> {
         match message {
             Message::Go(route) => self.go(route),
             Message::Quit => iced::exit(),
@@ -424,6 +463,10 @@ impl App {
                 }
             }
             Message::Key(shortcut) => self.key(shortcut),
+            Message::MousePressed => {
+                self.ring.clear();
+                Task::none()
+            }
             Message::SeriesFinished(generation, progress) => {
                 if self.compare.series.as_ref().is_some_and(|run| run.generation == generation) {
                     self.compare.series = None;
@@ -479,10 +522,15 @@ impl App {
     fn key(&mut self, shortcut: Shortcut) -> Task<Message> {
         match shortcut {
             Shortcut::FullScreen => return toggle_full_screen(),
-            Shortcut::FocusNext => return iced::widget::operation::focus_next(),
-            Shortcut::FocusPrevious => return iced::widget::operation::focus_previous(),
+            Shortcut::FocusNext | Shortcut::FocusPrevious => {
+                let stops = self.focus_stops();
+                return self.ring.step(&stops, shortcut == Shortcut::FocusNext);
+            }
             Shortcut::KeyboardHelp => return self.go(Route::Keyboard),
             _ => {}
+        }
+        if let Some(task) = self.key_on_focused(shortcut) {
+            return task;
         }
         if self.question.is_some() {
             return match shortcut {
@@ -531,6 +579,33 @@ impl App {
             }
         };
         self.update(message)
+    }
+
+    /// What a key does to the control with the keyboard focus, if it does something to it: Enter and Space
+    /// press a button or pick a choice's next option, the arrows step a choice, Enter focuses a text field again
+    /// (Esc in a text field takes iced's focus away), and Esc on the play screen gives the keys back to the board.
+    fn key_on_focused(&mut self, shortcut: Shortcut) -> Option<Task<Message>> {
+        let stops = self.focus_stops();
+        let action = self.ring.current(&stops)?.action.clone();
+        let nothing_over_the_game = (Screen::Play, None, false, false);
+        let step = match shortcut {
+            Shortcut::Place => 0,
+            Shortcut::Cursor(dx, dy) if matches!(action, crate::focus::Action::Choose { .. }) => (dx + dy).signum(),
+            Shortcut::Menu if self.focus_scope() == nothing_over_the_game => {
+                self.ring.clear();
+                return Some(Task::none());
+            }
+            _ => return None,
+        };
+        if let crate::focus::Action::Type(id) = &action {
+            return Some(iced::widget::operation::focus(id.clone()));
+        }
+        let message = action.message(step);
+        match message {
+            Some(message) => Some(self.update(message)),
+            None if step != 0 => Some(Task::none()),
+            None => None,
+        }
     }
 
     fn leave_help(&mut self) -> Task<Message> {
@@ -1024,10 +1099,17 @@ impl App {
 
     /// What to listen to: a frame clock while discs turn, a slower one while the computer thinks.
     pub fn subscription(&self) -> Subscription<Message> {
+        let mut keys = Subscription::batch([
+            iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key)),
+            iced::event::listen_with(|event, _, _| match event {
+                iced::Event::Mouse(iced::mouse::Event::ButtonPressed(_)) => Some(Message::MousePressed),
+                _ => None,
+            }),
+        ]);
         if self.screen == Screen::Compare && self.compare.series.is_some() {
-            return time::every(Duration::from_millis(250)).map(Message::Tick);
+            let clock = time::every(Duration::from_millis(250)).map(Message::Tick);
+            return Subscription::batch([keys, clock]);
         }
-        let mut keys = iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key));
         if self.online.as_ref().is_some_and(|o| !matches!(o.link, crate::online::Link::Dropped(_))) {
             let poll = time::every(Duration::from_millis(100)).map(|_| Message::Online(online_screen::Msg::Poll));
             keys = Subscription::batch([keys, poll]);
@@ -1047,37 +1129,38 @@ impl App {
 
     /// The screen, with the open question over it.
     pub fn view(&self) -> Element<'_, Message> {
-        let screen = self.screen_view();
-        match self.question {
-            Some(question) => {
-                let (prompt, yes) = question.words();
-                crate::screen::widgets::question(screen, prompt, yes, Message::Answer)
-            }
-            None => screen,
-        }
+        self.view_with(&Focus::new(self.ring.index()))
     }
 
-    fn screen_view(&self) -> Element<'_, Message> {
+    /// The screen built through `focus`; an open question takes the focus ring to itself.
+    fn view_with(&self, focus: &Focus) -> Element<'_, Message> {
+        let Some(question) = self.question else { return self.screen_view(focus) };
+        let screen = self.screen_view(&Focus::inert());
+        let (prompt, yes) = question.words();
+        crate::screen::widgets::question(focus, screen, prompt, yes, Message::Answer)
+    }
+
+    fn screen_view(&self, focus: &Focus) -> Element<'_, Message> {
         match (self.screen, &self.play) {
-            (Screen::Play, Some(play)) => play::view(play, &self.settings, self.now, self.online.as_ref()),
+            (Screen::Play, Some(play)) => play::view(focus, play, &self.settings, self.now, self.online.as_ref()),
             (Screen::Online | Screen::Play, _) => {
                 let status = self.online.as_ref().map(Online::link_words);
-                online_screen::view(&self.online_forms, status)
+                online_screen::view(focus, &self.online_forms, status)
             }
-            (Screen::NewGame, _) => new_game::view(&self.form, &self.levels, self.form_error.as_deref()),
-            (Screen::Keyboard, _) => crate::screen::keyboard::view(Message::CloseHelp),
-            (Screen::Statistics, _) => statistics::view(&self.stats, self.confirm_reset),
-            (Screen::Rules, _) => rules::view(&self.rules, &self.settings),
+            (Screen::NewGame, _) => new_game::view(focus, &self.form, &self.levels, self.form_error.as_deref()),
+            (Screen::Keyboard, _) => crate::screen::keyboard::view(focus, Message::CloseHelp),
+            (Screen::Statistics, _) => statistics::view(focus, &self.stats, self.confirm_reset),
+            (Screen::Rules, _) => rules::view(focus, &self.rules, &self.settings),
             (Screen::Settings, _) => {
-                settings_screen::view(&self.settings, &self.levels, self.settings_problem.as_deref())
+                settings_screen::view(focus, &self.settings, &self.levels, self.settings_problem.as_deref())
             }
             (Screen::Compare, _) => {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
-                compare::view(&self.compare, can_replay, self.series_level_name())
+                compare::view(focus, &self.compare, can_replay, self.series_level_name())
             }
             (Screen::Home, _) => {
                 let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;
-                home::view(&self.pictures, &self.settings, can_continue, self.notice.as_deref())
+                home::view(focus, &self.pictures, &self.settings, can_continue, self.notice.as_deref())
             }
         }
     }

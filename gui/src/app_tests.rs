@@ -586,3 +586,205 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
     online(&mut guest, Msg::Answer(true));
     pump(&mut host, &mut guest, |h, g| ply(h) == 0 && ply(g) == 0 && !h.play().is_some_and(Play::is_over));
 }
+
+fn tab(app: &mut App) {
+    press(app, named(iced::keyboard::key::Named::Tab), iced::keyboard::Modifiers::empty());
+}
+
+fn shift_tab(app: &mut App) {
+    press(app, named(iced::keyboard::key::Named::Tab), iced::keyboard::Modifiers::SHIFT);
+}
+
+fn key(app: &mut App, key: iced::keyboard::key::Named) {
+    press(app, named(key), iced::keyboard::Modifiers::empty());
+}
+
+/// Presses Tab until `name` has the focus.
+fn tab_to(app: &mut App, name: &str) {
+    for _ in 0..40 {
+        if app.focused() == Some(name) {
+            return;
+        }
+        tab(app);
+    }
+    panic!("Tab never reached {name}; the ring is {:?}", stop_names(app));
+}
+
+fn stop_names(app: &App) -> Vec<String> {
+    app.focus_stops().into_iter().map(|s| s.name).collect()
+}
+
+#[test]
+fn tab_walks_the_home_screen_in_order_round_the_ring_and_enter_presses() {
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    assert_eq!(app.focused(), None, "no focus before the first Tab");
+    let menu = ["Play online", "Statistics", "Compare rule sets", "Rules", "Keyboard", "Settings", "Quit"];
+    let expected: Vec<&str> = ["Play Gomoku", "Play Othello"].into_iter().chain(menu).collect();
+    assert_eq!(stop_names(&app), expected, "the cards left to right, then the menu; Continue is disabled");
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Play Gomoku"));
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Play Othello"));
+    shift_tab(&mut app);
+    shift_tab(&mut app);
+    assert_eq!(app.focused(), Some("Quit"), "Shift+Tab goes round to the end");
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Play Gomoku"), "and Tab round to the start");
+    key(&mut app, Named::Enter);
+    assert_eq!((app.screen(), app.form().game), (Screen::NewGame, GameKind::Gomoku));
+    assert_eq!(app.focused(), None, "a new screen starts without focus");
+}
+
+#[test]
+fn on_the_new_game_form_the_arrows_change_the_focused_choice_and_enter_starts() {
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let names = stop_names(&app);
+    assert_eq!(names[..2], ["Game", "Rule set"]);
+    assert_eq!(names[names.len() - 2..], ["Start game", "Back"], "{names:?}");
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Game"));
+    key(&mut app, Named::ArrowRight);
+    assert_eq!(app.form().game, GameKind::Othello, "Othello is the last option: the arrow stops");
+    key(&mut app, Named::ArrowLeft);
+    assert_eq!(app.form().game, GameKind::Gomoku);
+    assert_eq!(app.focused(), Some("Game"), "the focus stays on the choice");
+    key(&mut app, Named::ArrowRight);
+    assert_eq!(app.form().game, GameKind::Othello);
+    tab_to(&mut app, "White player");
+    assert!(app.form().computer[1]);
+    key(&mut app, Named::Space);
+    assert!(!app.form().computer[1], "Space picks the next option, round to the first");
+    assert!(!stop_names(&app).contains(&"White level".to_string()), "a human has no level");
+    tab_to(&mut app, "Black player");
+    key(&mut app, Named::ArrowRight);
+    assert!(app.form().computer[0], "the computer plays Black");
+    assert_eq!(app.focused(), Some("Black player"));
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Black level"), "the new level list comes next");
+    tab_to(&mut app, "Start game");
+    key(&mut app, Named::Enter);
+    assert_eq!(app.screen(), Screen::Play);
+    assert!(app.play().expect("game").setup.seats[0].is_computer());
+}
+
+#[test]
+fn a_question_keeps_the_focus_in_its_buttons_and_enter_answers_with_the_focused_one() {
+    use crate::app::Question;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    click(&mut app, 5, 4);
+    key(&mut app, Named::Escape);
+    assert_eq!(app.question(), Some(Question::Leave));
+    assert_eq!(stop_names(&app), ["Leave", "Cancel"], "the board and panel under the question are out of the ring");
+    tab(&mut app);
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Cancel"));
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Leave"), "round within the question");
+    shift_tab(&mut app);
+    key(&mut app, Named::Enter);
+    assert_eq!((app.screen(), app.question()), (Screen::Play, None), "Enter on Cancel stays");
+    assert_eq!(ply(&app), 1);
+    assert_eq!(app.focused(), None);
+    key(&mut app, Named::Escape);
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Leave"));
+    key(&mut app, Named::Space);
+    assert_eq!(app.screen(), Screen::Home, "Space on Leave leaves");
+}
+
+#[test]
+fn in_a_game_the_keys_go_to_the_board_or_to_the_focused_control() {
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    let names = stop_names(&app);
+    assert_eq!(names.first().map(String::as_str), Some("board"), "the board comes first");
+    assert_eq!(names.last().map(String::as_str), Some("Menu"));
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("board"));
+    key(&mut app, Named::ArrowRight);
+    key(&mut app, Named::ArrowRight);
+    key(&mut app, Named::Enter);
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5"], "with the board focused, Enter places");
+    tab_to(&mut app, "Undo");
+    key(&mut app, Named::ArrowLeft);
+    assert_eq!(app.play().expect("game").cursor, Some(Cell::new(4, 4)), "the arrows still move the cursor");
+    key(&mut app, Named::Enter);
+    assert_eq!(ply(&app), 0, "with Undo focused, Enter undoes");
+    assert_eq!(app.focused(), Some("Redo"), "Undo is disabled now; the focus moves on to its neighbour");
+    key(&mut app, Named::Escape);
+    assert_eq!((app.screen(), app.question(), app.focused()), (Screen::Play, None, None), "Esc: keys to the board");
+    key(&mut app, Named::ArrowRight);
+    key(&mut app, Named::Space);
+    assert_eq!(app.play().expect("game").game.move_list(), ["f5"], "Space places at the cursor again");
+    tab_to(&mut app, "Moves");
+    key(&mut app, Named::ArrowLeft);
+    assert_eq!(app.play().expect("game").viewing, Some(0), "the arrows step through the moves");
+    assert_eq!(app.focused(), Some("Moves"), "though Back to game appeared above it");
+    key(&mut app, Named::ArrowRight);
+    assert_eq!(app.play().expect("game").viewing, None);
+}
+
+#[test]
+fn the_save_panel_has_the_ring_to_itself_and_enter_on_save_saves() {
+    use iced::keyboard::Modifiers;
+    use iced::keyboard::key::Named;
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    click(&mut app, 5, 4);
+    press(&mut app, character("s"), Modifiers::CTRL);
+    assert_eq!(stop_names(&app), ["Path", "Save", "Cancel"]);
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Path"));
+    tab(&mut app);
+    key(&mut app, Named::Enter);
+    let play = app.play().expect("game");
+    assert!(play.file_panel.is_none(), "{:?}", play.file_panel);
+    assert!(play.status.as_deref().is_some_and(|s| s.starts_with("Saved to")), "{:?}", play.status);
+}
+
+#[test]
+fn a_mouse_click_or_another_screen_takes_the_focus_away() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    tab(&mut app);
+    assert!(app.focused().is_some());
+    let _ = app.update(Message::MousePressed);
+    assert_eq!(app.focused(), None, "a click hides the focus");
+    tab(&mut app);
+    tab(&mut app);
+    assert_eq!(app.focused(), Some("Play Othello"), "Tab starts again at the first control");
+    let _ = app.update(Message::Go(Route::Settings));
+    assert_eq!(app.focused(), None, "another screen starts without focus");
+    tab_to(&mut app, "Theme");
+    key(&mut app, iced::keyboard::key::Named::ArrowRight);
+    assert_eq!(app.settings().theme, crate::settings::ThemeChoice::Dark, "a focused list steps with the arrows");
+    key(&mut app, iced::keyboard::key::Named::Escape);
+    assert_eq!(app.screen(), Screen::Home, "Esc still goes back from a page");
+}
+
+#[test]
+fn every_screen_has_a_ring_of_uniquely_named_controls_with_back_last() {
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let pages = [Route::Statistics, Route::Rules, Route::Settings, Route::Compare, Route::Keyboard, Route::Online];
+    for route in pages.into_iter().chain([Route::NewGame(GameKind::Gomoku)]) {
+        let _ = app.update(Message::Go(route.clone()));
+        let names = stop_names(&app);
+        assert_eq!(names.last().map(String::as_str), Some("Back"), "{route:?}: {names:?}");
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{route:?}: {names:?}");
+    }
+    let _ = app.update(Message::Go(Route::Statistics));
+    let _ = app.update(Message::AskResetStatistics);
+    assert_eq!(stop_names(&app), ["Yes, reset", "Keep them", "Back"]);
+}

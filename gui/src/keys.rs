@@ -7,9 +7,10 @@ use iced::keyboard::{self, Key, Modifiers};
 /// Something a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shortcut {
-    /// Move the board cursor by (columns, rows); it stops at the edges.
+    /// Move the board cursor by (columns, rows); it stops at the edges. On a focused choice: the previous
+    /// (left, up) or next (right, down) option.
     Cursor(i32, i32),
-    /// Place a stone or disc at the cursor (or confirm the open question).
+    /// Place a stone or disc at the cursor, press the focused control, or confirm the open question.
     Place,
     /// Take back a move.
     Undo,
@@ -23,7 +24,8 @@ pub enum Shortcut {
     Save,
     /// Open the load panel.
     Load,
-    /// Back to the menu, asking first when a game is in progress (or dismiss the open question).
+    /// Back to the menu, asking first when a game is in progress (or dismiss the open question, or on the play
+    /// screen take the focus away from a control).
     Menu,
     /// Show the start position.
     First,
@@ -37,9 +39,9 @@ pub enum Shortcut {
     FullScreen,
     /// The keyboard help.
     KeyboardHelp,
-    /// Focus the next text field.
+    /// Move the keyboard focus to the next control.
     FocusNext,
-    /// Focus the previous text field.
+    /// Move the keyboard focus to the previous control.
     FocusPrevious,
 }
 
@@ -103,26 +105,42 @@ const fn bind(shortcut: Shortcut, chords: &'static [Chord], action: &'static str
 /// Every key with a meaning. The arrow keys move the board cursor, so stepping through the move list uses
 /// Alt+arrows, `[` `]` and Page Up/Down.
 pub const BINDINGS: &[Binding] = &[
-    bind(Shortcut::Cursor(0, -1), &[named(Named::ArrowUp), char_key('w')], "move the board cursor up"),
-    bind(Shortcut::Cursor(-1, 0), &[named(Named::ArrowLeft), char_key('a')], "move the board cursor left"),
-    bind(Shortcut::Cursor(0, 1), &[named(Named::ArrowDown), char_key('s')], "move the board cursor down"),
-    bind(Shortcut::Cursor(1, 0), &[named(Named::ArrowRight), char_key('d')], "move the board cursor right"),
-    bind(Shortcut::Place, &[named(Named::Enter), named(Named::Space)], "place at the cursor; yes in a question"),
+    bind(Shortcut::Cursor(0, -1), &[named(Named::ArrowUp), char_key('w')], "board cursor up; focused choice: previous"),
+    bind(
+        Shortcut::Cursor(-1, 0),
+        &[named(Named::ArrowLeft), char_key('a')],
+        "board cursor left; focused choice: previous",
+    ),
+    bind(Shortcut::Cursor(0, 1), &[named(Named::ArrowDown), char_key('s')], "board cursor down; focused choice: next"),
+    bind(
+        Shortcut::Cursor(1, 0),
+        &[named(Named::ArrowRight), char_key('d')],
+        "board cursor right; focused choice: next",
+    ),
+    bind(
+        Shortcut::Place,
+        &[named(Named::Enter), named(Named::Space)],
+        "place at the cursor; press the focused control (a choice: next option); yes in a question",
+    ),
     bind(Shortcut::Undo, &[ctrl('z')], "undo (online: ask to undo)"),
     bind(Shortcut::Redo, &[ctrl('y'), Chord { shift: true, ..ctrl('z') }], "redo"),
     bind(Shortcut::Hint, &[char_key('h')], "hint"),
     bind(Shortcut::NewGame, &[char_key('n')], "new game (online: offer one)"),
     bind(Shortcut::Save, &[ctrl('s')], "save"),
     bind(Shortcut::Load, &[ctrl('o')], "load"),
-    bind(Shortcut::Menu, &[named(Named::Escape)], "back to the menu (asks during a game); no in a question"),
+    bind(
+        Shortcut::Menu,
+        &[named(Named::Escape)],
+        "back to the menu (asks during a game); no in a question; in a game, first hands the keys back to the board",
+    ),
     bind(Shortcut::First, &[named(Named::Home)], "view the start position"),
     bind(Shortcut::Last, &[named(Named::End)], "view the current position"),
     bind(Shortcut::Back, &[alt(Named::ArrowLeft), char_key('['), named(Named::PageUp)], "view one move earlier"),
     bind(Shortcut::Forward, &[alt(Named::ArrowRight), char_key(']'), named(Named::PageDown)], "view one move later"),
     bind(Shortcut::FullScreen, &[named(Named::F11)], "full screen on or off"),
     bind(Shortcut::KeyboardHelp, &[named(Named::F1)], "this keyboard help"),
-    bind(Shortcut::FocusNext, &[named(Named::Tab)], "next text field"),
-    bind(Shortcut::FocusPrevious, &[Chord { shift: true, ..named(Named::Tab) }], "previous text field"),
+    bind(Shortcut::FocusNext, &[named(Named::Tab)], "focus the next control"),
+    bind(Shortcut::FocusPrevious, &[Chord { shift: true, ..named(Named::Tab) }], "focus the previous control"),
 ];
 
 fn key_label(key: KeyName) -> String {

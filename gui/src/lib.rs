@@ -6,6 +6,7 @@ pub mod app;
 pub mod bell;
 pub mod board_canvas;
 pub mod exchange;
+pub mod focus;
 pub mod keys;
 pub mod online;
 pub mod save_file;

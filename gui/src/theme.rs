@@ -15,6 +15,13 @@ pub fn iced_theme(choice: ThemeChoice) -> Theme {
     }
 }
 
+/// The colour of the keyboard focus ring: deep orange on the light theme, amber on the dark one, apart from the
+/// blue of the buttons in both.
+#[must_use]
+pub fn focus_colour(theme: &Theme) -> Color {
+    if theme.extended_palette().is_dark { rgb(0xFF, 0xB3, 0x00) } else { rgb(0xE6, 0x51, 0x00) }
+}
+
 /// The colours of a board and its pieces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoardPalette {

@@ -6,6 +6,7 @@ use iced::{Element, Fill, Length};
 use tabula_core::GameResult;
 
 use crate::app::{Message, Route};
+use crate::focus::Focus;
 use crate::save_file::MatchFactory;
 use crate::screen::rules::choices_of;
 use crate::screen::widgets::{card, heading, page, segmented};
@@ -120,16 +121,21 @@ pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFact
 }
 
 /// The compare screen; `can_replay` says whether there is a game of this kind to replay.
-pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus, compare: &'a Compare, can_replay: bool, level_name: &'a str) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Compare(m);
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
+    let game_row = segmented(focus, "Game", &games, &compare.game, move |g| msg(Msg::Game(g)));
     let all = compare.game.rule_sets();
     let picks = row(all.iter().map(|r| {
         let id = r.id.to_string();
         let on = compare.selected.contains(&id);
         let style = if on { button::primary } else { button::secondary };
         let label = format!("{} {}", if on { "✓" } else { "+" }, r.name);
-        button(text(label).size(15)).style(style).padding([6, 12]).on_press(msg(Msg::Toggle(id, !on))).into()
+        focus.button(
+            r.name,
+            button(text(label).size(15)).style(style).padding([6, 12]),
+            Some(msg(Msg::Toggle(id, !on))),
+        )
     }))
     .spacing(8);
     let chosen: Vec<_> = all.iter().filter(|r| compare.selected.iter().any(|s| s == r.id)).collect();
@@ -156,11 +162,11 @@ pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> 
         table = table.push(line);
     }
     let mut replay_box = column![heading("Replay a game under each rule set")].spacing(8);
-    replay_box = replay_box.push(
-        button(text("Replay the current game"))
-            .on_press_maybe((can_replay && chosen.len() >= 2).then(|| msg(Msg::Replay)))
-            .padding([6, 12]),
-    );
+    replay_box = replay_box.push(focus.button(
+        "Replay the current game",
+        button(text("Replay the current game")).padding([6, 12]),
+        (can_replay && chosen.len() >= 2).then(|| msg(Msg::Replay)),
+    ));
     if !can_replay {
         replay_box = replay_box
             .push(text(format!("Start or continue a {} game to replay it here.", compare.game.name())).size(14));
@@ -188,16 +194,14 @@ pub fn view<'a>(compare: &'a Compare, can_replay: bool, level_name: &'a str) -> 
     let cards = column![
         card(column![heading("Rules side by side"), table].spacing(10)).width(Fill),
         card(replay_box).width(Fill),
-        card(series_view(compare, chosen.len(), level_name)).width(Fill),
+        card(series_view(focus, compare, chosen.len(), level_name)).width(Fill),
     ]
     .spacing(16);
-    let content =
-        column![segmented(&games, &compare.game, move |g| msg(Msg::Game(g))), picks, scrollable(cards).height(Fill),]
-            .spacing(16);
-    page("Compare rule sets", Message::Go(Route::Home), content)
+    let content = column![game_row, picks, scrollable(cards).height(Fill)].spacing(16);
+    page(focus, "Compare rule sets", Message::Go(Route::Home), content)
 }
 
-fn series_view<'a>(compare: &'a Compare, chosen: usize, level_name: &'a str) -> Element<'a, Message> {
+fn series_view<'a>(focus: &Focus, compare: &'a Compare, chosen: usize, level_name: &'a str) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Compare(m);
     let mut body = column![
         heading("Computer against computer"),
@@ -210,15 +214,15 @@ fn series_view<'a>(compare: &'a Compare, chosen: usize, level_name: &'a str) -> 
     .spacing(8);
     let progress = match &compare.series {
         Some(run) => {
-            body = body.push(button(text("Stop")).on_press(msg(Msg::StopSeries)).padding([6, 12]));
+            body = body.push(focus.button("Series", button(text("Stop")).padding([6, 12]), Some(msg(Msg::StopSeries))));
             Some(run.progress())
         }
         None => {
-            body = body.push(
-                button(text("Run the series"))
-                    .on_press_maybe((chosen >= 1).then(|| msg(Msg::RunSeries)))
-                    .padding([6, 12]),
-            );
+            body = body.push(focus.button(
+                "Series",
+                button(text("Run the series")).padding([6, 12]),
+                (chosen >= 1).then(|| msg(Msg::RunSeries)),
+            ));
             compare.series_result.clone()
         }
     };

@@ -8,6 +8,7 @@ use tabula_games::{Cell, MoveReport, Snapshot};
 
 use crate::app::{Message, Route};
 use crate::board_canvas::BoardView;
+use crate::focus::Focus;
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, menu_button};
 use crate::settings::Settings;
@@ -48,6 +49,7 @@ pub fn sample_position(game: GameKind) -> Snapshot {
 
 /// The home screen. `pictures` are the board pictures of the cards; `can_continue` enables Continue.
 pub fn view<'a>(
+    focus: &Focus,
     pictures: &'a [(Snapshot, Cache); 2],
     settings: &'a Settings,
     can_continue: bool,
@@ -58,14 +60,16 @@ pub fn view<'a>(
             Canvas::new(BoardView::<Message>::picture(snapshot.clone(), board_options(game, settings), cache))
                 .width(Length::Fixed(230.0))
                 .height(Length::Fixed(230.0));
+        let label = format!("Play {}", game.name());
         let body = column![
             picture,
             text(game.name()).size(28),
             text(game.tagline()).size(15).center().height(Length::Fixed(42.0)),
-            button(text(format!("Play {}", game.name())).size(17).center().width(Fill))
-                .on_press(Message::Go(Route::NewGame(game)))
-                .padding([8, 12])
-                .width(Fill),
+            focus.button(
+                &label,
+                button(text(label.clone()).size(17).center().width(Fill)).padding([8, 12]).width(Fill),
+                Some(Message::Go(Route::NewGame(game))),
+            ),
         ]
         .spacing(10)
         .align_x(iced::Center)
@@ -74,14 +78,14 @@ pub fn view<'a>(
     }))
     .spacing(28);
     let menu = column![
-        menu_button("Continue", can_continue.then_some(Message::Go(Route::Continue))),
-        menu_button("Play online", Some(Message::Go(Route::Online))),
-        menu_button("Statistics", Some(Message::Go(Route::Statistics))),
-        menu_button("Compare rule sets", Some(Message::Go(Route::Compare))),
-        menu_button("Rules", Some(Message::Go(Route::Rules))),
-        menu_button("Keyboard", Some(Message::Go(Route::Keyboard))),
-        menu_button("Settings", Some(Message::Go(Route::Settings))),
-        menu_button("Quit", Some(Message::Quit)),
+        menu_button(focus, "Continue", can_continue.then_some(Message::Go(Route::Continue))),
+        menu_button(focus, "Play online", Some(Message::Go(Route::Online))),
+        menu_button(focus, "Statistics", Some(Message::Go(Route::Statistics))),
+        menu_button(focus, "Compare rule sets", Some(Message::Go(Route::Compare))),
+        menu_button(focus, "Rules", Some(Message::Go(Route::Rules))),
+        menu_button(focus, "Keyboard", Some(Message::Go(Route::Keyboard))),
+        menu_button(focus, "Settings", Some(Message::Go(Route::Settings))),
+        menu_button(focus, "Quit", Some(Message::Quit)),
     ]
     .spacing(10);
     let mut page = column![

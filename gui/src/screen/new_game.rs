@@ -3,12 +3,13 @@
 
 use std::fmt;
 
-use iced::widget::{button, column, pick_list, row, slider, text};
+use iced::widget::{button, column, row, text};
 use iced::{Element, Fill, Length};
 use tabula_core::{Levels, Player};
 
 use crate::app::{Message, Route};
-use crate::screen::widgets::{card, heading, page, segmented};
+use crate::focus::Focus;
+use crate::screen::widgets::{card, heading, page, pick, segmented, stepped_slider};
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat, colour_name};
 use tabula_games::registry::{GameKind, MatchSpec};
 
@@ -147,64 +148,52 @@ impl Form {
 }
 
 /// The form.
-pub fn view<'a>(form: &'a Form, levels: &'a Levels, error: Option<&'a str>) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, error: Option<&'a str>) -> Element<'a, Message> {
     let msg = |m: Msg| Message::NewGame(m);
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
+    let game_row = segmented(focus, "Game", &games, &form.game, move |g| msg(Msg::Game(g)));
     let rule_sets = form.game.rule_sets();
     let items: Vec<RuleItem> =
         rule_sets.iter().map(|r| RuleItem { id: r.id.to_string(), name: r.name.to_string() }).collect();
     let selected = items.iter().find(|i| i.id == form.rule_set).cloned();
+    let rule_row = row![
+        text("Rule set").size(16).width(Length::Fixed(90.0)),
+        pick(focus, "Rule set", items, selected, move |i: RuleItem| msg(Msg::RuleSet(i.id)), Length::Fixed(260.0)),
+    ]
+    .align_y(iced::Center);
     let description = rule_sets.iter().find(|r| r.id == form.rule_set).map_or("", |r| r.description);
     let sizes: Vec<SizeItem> = form.sizes().into_iter().map(SizeItem).collect();
     let size_row: Element<'a, Message> = if sizes.len() > 1 {
+        let on_size = move |s: SizeItem| msg(Msg::BoardSize(s.0));
         row![
             text("Board").size(16).width(Length::Fixed(90.0)),
-            pick_list(sizes, Some(SizeItem(form.board_size)), move |s: SizeItem| msg(Msg::BoardSize(s.0))),
+            pick(focus, "Board size", sizes, Some(SizeItem(form.board_size)), on_size, Length::Shrink),
         ]
         .align_y(iced::Center)
         .into()
     } else {
         text(format!("Board: {0}×{0}", form.board_size)).size(16).into()
     };
-    let rules = card(
-        column![
-            heading("Game and rules"),
-            segmented(&games, &form.game, move |g| msg(Msg::Game(g))),
-            row![
-                text("Rule set").size(16).width(Length::Fixed(90.0)),
-                pick_list(items, selected, move |i: RuleItem| msg(Msg::RuleSet(i.id))).width(Length::Fixed(260.0)),
-            ]
-            .align_y(iced::Center),
-            text(description).size(14),
-            size_row,
-        ]
-        .spacing(12),
-    )
-    .width(Fill);
-    let seats = row(Player::BOTH.map(|p| seat_view(form, levels, p))).spacing(16);
-    let mut content = column![
-        rules,
-        seats,
-        button(text("Start game").size(20).center().width(Fill))
-            .on_press(Message::StartGame)
-            .padding([10, 20])
-            .width(Length::Fixed(240.0)),
-    ]
-    .spacing(18);
+    let rules =
+        card(column![heading("Game and rules"), game_row, rule_row, text(description).size(14), size_row].spacing(12))
+            .width(Fill);
+    let seats = row(Player::BOTH.map(|p| seat_view(focus, form, levels, p))).spacing(16);
+    let start = button(text("Start game").size(20).center().width(Fill)).padding([10, 20]).width(Length::Fixed(240.0));
+    let mut content = column![rules, seats, focus.button("Start game", start, Some(Message::StartGame))].spacing(18);
     if let Some(error) = error {
         content = content.push(text(error).style(text::danger));
     }
-    page("New game", Message::Go(Route::Home), content)
+    page(focus, "New game", Message::Go(Route::Home), content)
 }
 
-fn seat_view<'a>(form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
+fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
     let i = player.index();
+    let colour = colour_name(player);
     let kinds = [(false, "Human".to_string()), (true, "Computer".to_string())];
-    let mut body = column![
-        heading(colour_name(player)),
-        segmented(&kinds, &form.computer[i], move |on| Message::NewGame(Msg::Computer(player, on))),
-    ]
-    .spacing(12);
+    let on_kind = move |on| Message::NewGame(Msg::Computer(player, on));
+    let mut body =
+        column![heading(colour), segmented(focus, &format!("{colour} player"), &kinds, &form.computer[i], on_kind)]
+            .spacing(12);
     if form.computer[i] {
         let custom_depth = match form.levels[i] {
             LevelChoice::Custom(d) => d,
@@ -212,11 +201,11 @@ fn seat_view<'a>(form: &'a Form, levels: &'a Levels, player: Player) -> Element<
         };
         let mut choices: Vec<LevelChoice> = levels.all().iter().map(|l| LevelChoice::Named(l.name.clone())).collect();
         choices.push(LevelChoice::Custom(custom_depth));
+        let on_level = move |l| Message::NewGame(Msg::Level(player, l));
         body = body.push(
             row![
                 text("Level").size(16).width(Length::Fixed(60.0)),
-                pick_list(choices, Some(form.levels[i].clone()), move |l| Message::NewGame(Msg::Level(player, l)))
-                    .width(Fill),
+                pick(focus, &format!("{colour} level"), choices, Some(form.levels[i].clone()), on_level, Fill),
             ]
             .align_y(iced::Center),
         );
@@ -227,10 +216,11 @@ fn seat_view<'a>(form: &'a Form, levels: &'a Levels, player: Player) -> Element<
         let plies = if level.depth == 1 { "1 move".to_string() } else { format!("{} moves", level.depth) };
         body = body.push(text(format!("Looks {plies} ahead, {time}.")).size(13));
         if let LevelChoice::Custom(depth) = form.levels[i] {
+            let on_depth = move |d| Message::NewGame(Msg::Depth(player, d));
             body = body.push(
                 row![
                     text(format!("Depth {depth}")).size(15).width(Length::Fixed(70.0)),
-                    slider(1..=MAX_CUSTOM_DEPTH, depth, move |d| Message::NewGame(Msg::Depth(player, d))),
+                    stepped_slider(focus, &format!("{colour} depth"), 1..=MAX_CUSTOM_DEPTH, 1, depth, on_depth, Fill),
                 ]
                 .spacing(8)
                 .align_y(iced::Center),

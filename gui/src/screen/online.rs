@@ -1,17 +1,18 @@
 //! Playing over the network: the Host and Join forms, and the chat panel and controls the play screen shows
 //! in an online game.
 
-use iced::widget::{button, column, container, pick_list, row, scrollable, text, text_input};
+use iced::widget::{button, column, container, row, scrollable, text, text_input};
 use iced::{Element, Fill, Length};
 use tabula_core::Player;
 use tabula_games::registry::GameKind;
 
 use crate::app::{Message, Question, Route};
+use crate::focus::Focus;
 use crate::keys::Shortcut;
 use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online};
 use crate::screen::new_game::{self, Form};
 use crate::screen::play::{Play, keyed};
-use crate::screen::widgets::{action, card, heading, page, segmented};
+use crate::screen::widgets::{action, card, heading, page, pick, segmented};
 use crate::setup::{LevelChoice, colour_name};
 
 /// A change on the online screen or in an online game.
@@ -76,7 +77,7 @@ impl Default for Forms {
 }
 
 /// The online screen: host a game or join one. `status` describes a connection being made.
-pub fn view<'a>(forms: &'a Forms, status: Option<String>) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Online(m);
     let form = &forms.game;
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
@@ -86,43 +87,38 @@ pub fn view<'a>(forms: &'a Forms, status: Option<String>) -> Element<'a, Message
     let colours: Vec<(Player, String)> = Player::BOTH.iter().map(|&p| (p, colour_name(p).to_string())).collect();
     let addresses =
         forms.addresses.iter().map(|ip| format!("{ip}:{}", forms.port.trim())).collect::<Vec<_>>().join("   ");
+    let labelled = |label, control: Element<'a, Message>| {
+        row![text(label).size(15).width(Length::Fixed(120.0)), control].align_y(iced::Center)
+    };
+    let form_msg = move |m: new_game::Msg| msg(Msg::Form(m));
+    let on_size = move |s| form_msg(new_game::Msg::BoardSize(s));
+    let port = text_input("7878", &forms.port)
+        .on_input(move |p| msg(Msg::Port(p)))
+        .on_submit(msg(Msg::Host))
+        .width(Length::Fixed(120.0));
     let host = card(
         column![
             heading("Host a game"),
-            segmented(&games, &form.game, move |g| msg(Msg::Form(new_game::Msg::Game(g)))),
-            segmented(&rule_sets, &form.rule_set, move |r| msg(Msg::Form(new_game::Msg::RuleSet(r)))),
-            row![
-                text("Board size").size(15).width(Length::Fixed(120.0)),
-                pick_list(sizes, Some(form.board_size), move |s| msg(Msg::Form(new_game::Msg::BoardSize(s)))),
-            ]
-            .align_y(iced::Center),
-            row![
-                text("You play").size(15).width(Length::Fixed(120.0)),
-                segmented(&colours, &forms.colour, move |p| msg(Msg::Colour(p)))
-            ]
-            .align_y(iced::Center),
-            row![
-                text("Port").size(15).width(Length::Fixed(120.0)),
-                text_input("7878", &forms.port)
-                    .on_input(move |p| msg(Msg::Port(p)))
-                    .on_submit(msg(Msg::Host))
-                    .width(Length::Fixed(120.0)),
-            ]
-            .align_y(iced::Center),
+            segmented(focus, "Game", &games, &form.game, move |g| form_msg(new_game::Msg::Game(g))),
+            segmented(focus, "Rule set", &rule_sets, &form.rule_set, move |r| form_msg(new_game::Msg::RuleSet(r))),
+            labelled("Board size", pick(focus, "Board size", sizes, Some(form.board_size), on_size, Length::Shrink)),
+            labelled("You play", segmented(focus, "You play", &colours, &forms.colour, move |p| msg(Msg::Colour(p)))),
+            labelled("Port", focus.text_field("Port", "online-port", port)),
             text(format!("Tell the other player one of: {addresses}")).size(14),
-            action("Host", Some(msg(Msg::Host))),
+            action(focus, "Host", Some(msg(Msg::Host))),
         ]
         .spacing(12),
     )
     .width(Fill);
+    let address = text_input("192.168.1.20:7878", &forms.address)
+        .on_input(move |a| msg(Msg::Address(a)))
+        .on_submit(msg(Msg::Join));
     let join = card(
         column![
             heading("Join a game"),
             text("The host's address and port").size(15),
-            text_input("192.168.1.20:7878", &forms.address)
-                .on_input(move |a| msg(Msg::Address(a)))
-                .on_submit(msg(Msg::Join)),
-            action("Join", Some(msg(Msg::Join))),
+            focus.text_field("Address", "online-address", address),
+            action(focus, "Join", Some(msg(Msg::Join))),
         ]
         .spacing(12),
     )
@@ -134,11 +130,11 @@ pub fn view<'a>(forms: &'a Forms, status: Option<String>) -> Element<'a, Message
     if let Some(error) = &forms.error {
         content = content.push(text(error.clone()).size(15).style(text::danger));
     }
-    page("Play online", Message::Go(Route::Home), content)
+    page(focus, "Play online", Message::Go(Route::Home), content)
 }
 
 /// The chat panel and the state of the connection, in place of the computer's analysis.
-pub fn panel(online: &Online) -> Element<'_, Message> {
+pub fn panel<'a>(focus: &Focus, online: &'a Online) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Online(m);
     let lines = column(online.chat.iter().map(|line| {
         let (who, words, style): (&str, &str, fn(&iced::Theme) -> text::Style) = match line {
@@ -154,11 +150,15 @@ pub fn panel(online: &Online) -> Element<'_, Message> {
         text("Chat").size(14),
         container(scrollable(lines).anchor_bottom().height(Length::Fixed(140.0)).width(Fill)),
         row![
-            text_input("say something", &online.draft)
-                .on_input(move |d| msg(Msg::Draft(d)))
-                .on_submit(msg(Msg::SendChat))
-                .size(14),
-            button(text("Send").size(14)).on_press(msg(Msg::SendChat)).padding([4, 10]),
+            focus.text_field(
+                "Chat",
+                "online-chat",
+                text_input("say something", &online.draft)
+                    .on_input(move |d| msg(Msg::Draft(d)))
+                    .on_submit(msg(Msg::SendChat))
+                    .size(14)
+            ),
+            focus.button("Send", button(text("Send").size(14)).padding([4, 10]), Some(msg(Msg::SendChat))),
         ]
         .spacing(6),
     ]
@@ -169,29 +169,32 @@ pub fn panel(online: &Online) -> Element<'_, Message> {
             Asked::NewGame => "The other player offers a new game.",
         };
         body = body.push(text(question).size(14)).push(
-            row![action("Accept", Some(msg(Msg::Answer(true)))), action("Decline", Some(msg(Msg::Answer(false))))]
-                .spacing(6),
+            row![
+                action(focus, "Accept", Some(msg(Msg::Answer(true)))),
+                action(focus, "Decline", Some(msg(Msg::Answer(false))))
+            ]
+            .spacing(6),
         );
     }
     if matches!(online.link, Link::Dropped(_)) {
-        body = body.push(action("Reconnect", Some(msg(Msg::Reconnect))));
+        body = body.push(action(focus, "Reconnect", Some(msg(Msg::Reconnect))));
     }
     body.into()
 }
 
 /// The controls of an online game.
-pub fn controls<'a>(play: &'a Play, online: &'a Online) -> Element<'a, Message> {
+pub fn controls<'a>(focus: &Focus, play: &'a Play, online: &'a Online) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Online(m);
     let live = online.ready() && !play.is_over();
     let first = row![
-        keyed("Ask to undo", Shortcut::Undo, (live && play.game.ply() > 0).then(|| msg(Msg::AskUndo))),
-        action("Resign", live.then_some(Message::Ask(Question::Resign))),
+        keyed(focus, "Ask to undo", Shortcut::Undo, (live && play.game.ply() > 0).then(|| msg(Msg::AskUndo))),
+        action(focus, "Resign", live.then_some(Message::Ask(Question::Resign))),
     ]
     .spacing(6);
     let second = row![
-        keyed("Offer new game", Shortcut::NewGame, online.ready().then(|| msg(Msg::OfferNewGame))),
-        keyed("Save", Shortcut::Save, Some(Message::Play(crate::screen::play::Msg::OpenSave))),
-        keyed("Leave", Shortcut::Menu, Some(Message::Leave)),
+        keyed(focus, "Offer new game", Shortcut::NewGame, online.ready().then(|| msg(Msg::OfferNewGame))),
+        keyed(focus, "Save", Shortcut::Save, Some(Message::Play(crate::screen::play::Msg::OpenSave))),
+        keyed(focus, "Leave", Shortcut::Menu, Some(Message::Leave)),
     ]
     .spacing(6);
     column![first, second].spacing(6).into()

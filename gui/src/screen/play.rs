@@ -15,6 +15,7 @@ use crate::ai_task::{Purpose, Thinking};
 use crate::animation::{FlipAnimation, IllegalFlash};
 use crate::app::{Message, Question, Route};
 use crate::board_canvas::{BoardOptions, BoardStyle, BoardView, Coordinates, StoneIcon};
+use crate::focus::Focus;
 use crate::keys::{self, Shortcut};
 use crate::screen::widgets::{action, card_style, tipped};
 use crate::settings::Settings;
@@ -382,21 +383,24 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
     Some((headline, detail.join(" · ")))
 }
 
-/// The play screen; `online` is the network game this one mirrors, if any.
+/// The play screen; `online` is the network game this one mirrors, if any. The focus ring runs from the board
+/// through the side panel; an open save or load panel has it to itself.
 pub fn view<'a>(
+    focus: &Focus,
     play: &'a Play,
     settings: &'a Settings,
     now: Instant,
     online: Option<&'a crate::online::Online>,
 ) -> Element<'a, Message> {
+    let behind = Focus::inert();
+    let under = if play.file_panel.is_some() { &behind } else { focus };
     let snapshot = play.shown();
     let options = board_options(play.kind(), settings);
     let live = play.viewing.is_none();
     let clickable = live && play.human_to_move() && play.thinking.is_none();
     let result = result_words(play, &snapshot).filter(|_| live);
-    let panel = side_panel(play, settings, &snapshot, online);
     let board = BoardView {
-        snapshot,
+        snapshot: snapshot.clone(),
         options,
         numbers: (settings.move_numbers && play.kind() == GameKind::Gomoku).then_some(play.numbers.as_slice()),
         preview: clickable.then(|| play.game.to_move()),
@@ -415,7 +419,9 @@ pub fn view<'a>(
         }
         None => board,
     };
-    row![container(board_area).width(Fill).height(Fill).padding(10), panel].height(Fill).into()
+    let board_area = container(under.board(board_area)).width(Fill).height(Fill).padding(6);
+    let file = play.file_panel.as_ref().map(|panel| file_panel(focus, panel));
+    row![board_area, side_panel(under, play, settings, &snapshot, online, file)].height(Fill).into()
 }
 
 fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
@@ -434,10 +440,12 @@ fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
 }
 
 fn side_panel<'a>(
+    focus: &Focus,
     play: &'a Play,
     settings: &'a Settings,
     snapshot: &Snapshot,
     online: Option<&'a crate::online::Online>,
+    file: Option<Element<'a, Message>>,
 ) -> Element<'a, Message> {
     let palette = board_palette(play.kind(), settings.theme);
     let rule_name = play
@@ -481,30 +489,31 @@ fn side_panel<'a>(
         info = info.push(text(status.clone()).size(15).style(text::warning));
     }
     if play.viewing.is_none() && play.human_to_move() && play.game.must_pass() {
-        info = info.push(action("Pass (no legal move)", Some(Message::Play(Msg::Pass))));
+        info = info.push(action(focus, "Pass (no legal move)", Some(Message::Play(Msg::Pass))));
     }
     if let Some(ply) = play.viewing {
         info = info.push(
             row![
                 text(format!("Viewing the position after move {ply}")).size(15).width(Fill),
-                button(text("Back to game").size(14)).on_press(Message::Play(Msg::ViewLive)).padding([4, 8]),
+                focus.button(
+                    "Back to game",
+                    button(text("Back to game").size(14)).padding([4, 8]),
+                    Some(Message::Play(Msg::ViewLive))
+                ),
             ]
             .align_y(iced::Center),
         );
     }
     let analysis = match online {
-        Some(online) => crate::screen::online::panel(online),
+        Some(online) => crate::screen::online::panel(focus, online),
         None => analysis_view(play),
     };
-    let moves = move_list(play);
+    let moves = move_list(focus, play);
     let controls = match online {
-        Some(online) => crate::screen::online::controls(play, online),
-        None => controls(play),
+        Some(online) => crate::screen::online::controls(focus, play, online),
+        None => controls(focus, play),
     };
-    let mut panel = column![info, analysis, moves, controls].spacing(14).height(Fill);
-    if let Some(panel_state) = &play.file_panel {
-        panel = panel.push(file_panel(panel_state));
-    }
+    let panel = column![info, analysis, moves, controls].spacing(14).height(Fill).push(file);
     container(panel).width(Length::Fixed(340.0)).height(Fill).padding(14).style(card_style).into()
 }
 
@@ -569,7 +578,8 @@ fn analysis_view(play: &Play) -> Element<'_, Message> {
     container(column![text("Analysis").size(14), body].spacing(4)).width(Fill).into()
 }
 
-fn move_list(play: &Play) -> Element<'_, Message> {
+/// The moves, one stop of the focus ring: the arrows step through the positions.
+fn move_list<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
     let moves = play.game.move_list();
     let current = play.viewing.unwrap_or(moves.len());
     let entry = |i: usize, mv: &str| {
@@ -597,60 +607,64 @@ fn move_list(play: &Play) -> Element<'_, Message> {
     ]
     .extend(rows)
     .spacing(1);
-    column![text("Moves").size(14), scrollable(list).anchor_bottom().height(Fill).width(Fill)]
-        .spacing(4)
-        .height(Fill)
-        .into()
+    let plies: Vec<usize> = (0..=moves.len()).collect();
+    let list = scrollable(list).anchor_bottom().height(Fill).width(Fill);
+    let list = focus.choice("Moves", &plies, Some(&current), |ply| Message::Play(Msg::View(ply)), list);
+    column![text("Moves").size(14), list].spacing(4).height(Fill).into()
 }
 
-fn controls(play: &Play) -> Element<'_, Message> {
+fn controls<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Play(m);
     let can_undo = play.game.ply() > 0 || play.resigned.is_some();
     let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
     let all_computer = play.setup.seats.iter().all(Seat::is_computer);
     let first = row![
-        keyed("Undo", Shortcut::Undo, can_undo.then(|| msg(Msg::Undo))),
-        keyed("Redo", Shortcut::Redo, play.game.can_redo().then(|| msg(Msg::Redo))),
-        keyed("Hint", Shortcut::Hint, hint_ok.then(|| msg(Msg::Hint))),
+        keyed(focus, "Undo", Shortcut::Undo, can_undo.then(|| msg(Msg::Undo))),
+        keyed(focus, "Redo", Shortcut::Redo, play.game.can_redo().then(|| msg(Msg::Redo))),
+        keyed(focus, "Hint", Shortcut::Hint, hint_ok.then(|| msg(Msg::Hint))),
     ]
     .spacing(6);
     let resign_or_pause = if all_computer {
-        action(if play.paused { "Resume" } else { "Pause" }, (!play.is_over()).then(|| msg(Msg::TogglePause)))
+        action(focus, if play.paused { "Resume" } else { "Pause" }, (!play.is_over()).then(|| msg(Msg::TogglePause)))
     } else {
-        action("Resign", (!play.is_over()).then_some(Message::Ask(Question::Resign)))
+        action(focus, "Resign", (!play.is_over()).then_some(Message::Ask(Question::Resign)))
     };
     let second = row![
-        keyed("Save", Shortcut::Save, Some(msg(Msg::OpenSave))),
-        keyed("Load", Shortcut::Load, Some(msg(Msg::OpenLoad))),
+        keyed(focus, "Save", Shortcut::Save, Some(msg(Msg::OpenSave))),
+        keyed(focus, "Load", Shortcut::Load, Some(msg(Msg::OpenLoad))),
         resign_or_pause,
     ]
     .spacing(6);
     let third = row![
-        keyed("New game", Shortcut::NewGame, Some(Message::NewGameFrom)),
-        keyed("Keys", Shortcut::KeyboardHelp, Some(Message::Go(Route::Keyboard))),
-        keyed("Menu", Shortcut::Menu, Some(Message::Leave)),
+        keyed(focus, "New game", Shortcut::NewGame, Some(Message::NewGameFrom)),
+        keyed(focus, "Keys", Shortcut::KeyboardHelp, Some(Message::Go(Route::Keyboard))),
+        keyed(focus, "Menu", Shortcut::Menu, Some(Message::Leave)),
     ]
     .spacing(6);
     column![first, second, third].spacing(6).into()
 }
 
 /// An action button whose tooltip names its keys.
-pub fn keyed<'a>(label: &'a str, shortcut: Shortcut, message: Option<Message>) -> Element<'a, Message> {
-    tipped(action(label, message), keys::keys_of(shortcut))
+pub fn keyed<'a>(focus: &Focus, label: &'a str, shortcut: Shortcut, message: Option<Message>) -> Element<'a, Message> {
+    tipped(action(focus, label, message), keys::keys_of(shortcut))
 }
 
-fn file_panel(panel: &FilePanel) -> Element<'_, Message> {
+fn file_panel<'a>(focus: &Focus, panel: &'a FilePanel) -> Element<'a, Message> {
     let verb = if panel.saving { "Save" } else { "Load" };
     let mut content = column![
         text(if panel.saving { "Save the game to" } else { "Load a game from" }).size(14),
         text(".toml: Tabula · .txt: Othello transcript (f5d6…) · .ggf: Othello GGF · .psq: Gomoku (Piskvork)").size(12),
-        text_input("path to a .toml file", &panel.path)
-            .on_input(|p| Message::Play(Msg::PathChanged(p)))
-            .on_submit(Message::Play(Msg::ConfirmFile))
-            .size(14),
+        focus.text_field(
+            "Path",
+            "file-path",
+            text_input("path to a .toml file", &panel.path)
+                .on_input(|p| Message::Play(Msg::PathChanged(p)))
+                .on_submit(Message::Play(Msg::ConfirmFile))
+                .size(14)
+        ),
         row![
-            action(verb, Some(Message::Play(Msg::ConfirmFile))),
-            action("Cancel", Some(Message::Play(Msg::CloseFile))),
+            action(focus, verb, Some(Message::Play(Msg::ConfirmFile))),
+            action(focus, "Cancel", Some(Message::Play(Msg::CloseFile))),
         ]
         .spacing(6),
     ]

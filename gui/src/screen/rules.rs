@@ -8,6 +8,7 @@ use tabula_games::Snapshot;
 
 use crate::app::{Message, Route};
 use crate::board_canvas::BoardView;
+use crate::focus::Focus;
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, heading, page, segmented};
 use crate::settings::Settings;
@@ -48,7 +49,7 @@ pub fn choices_of(game: GameKind, rule_set: &tabula_games::RuleSet) -> Vec<(Stri
 }
 
 /// The rules screen.
-pub fn view<'a>(rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus, rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message> {
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game = rules.game;
     let mut sets = column![heading("Rule sets")].spacing(12);
@@ -77,6 +78,6 @@ pub fn view<'a>(rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message
     }
     let body = row![scrollable(column![sets, options].spacing(16).padding([0, 12])).height(Fill).width(Fill), side]
         .spacing(16);
-    let content = column![segmented(&games, &game, Message::RulesGame), body].spacing(14);
-    page("Rules", Message::Go(Route::Home), content)
+    let content = column![segmented(focus, "Game", &games, &game, Message::RulesGame), body].spacing(14);
+    page(focus, "Rules", Message::Go(Route::Home), content)
 }

@@ -1,11 +1,12 @@
 //! The settings screen: animation speed, markers, coordinates, theme, default level and computer pace.
 
-use iced::widget::{column, pick_list, row, slider, text, toggler};
+use iced::widget::{Toggler, column, row, text, toggler};
 use iced::{Element, Fill, Length};
 use tabula_core::Levels;
 
 use crate::app::{Message, Route};
-use crate::screen::widgets::{card, heading, page};
+use crate::focus::Focus;
+use crate::screen::widgets::{card, heading, page, pick, stepped_slider};
 use crate::settings::{AnimationSpeed, Settings, ThemeChoice};
 
 /// A change on the settings screen.
@@ -50,60 +51,77 @@ fn labelled<'a>(label: &'a str, control: impl Into<Element<'a, Message>>) -> Ele
     row![text(label).size(16).width(Length::Fixed(260.0)), control.into()].align_y(iced::Center).into()
 }
 
+/// A labelled drop-down list; one stop of the focus ring, called by its label.
+fn list<'a, T: ToString + PartialEq + Clone + 'a>(
+    focus: &Focus,
+    label: &'a str,
+    options: Vec<T>,
+    selected: T,
+    on_select: impl Fn(T) -> Message + Copy + 'a,
+) -> Element<'a, Message> {
+    labelled(label, pick(focus, label, options, Some(selected), on_select, Length::Shrink))
+}
+
+/// A labelled on/off switch; one stop of the focus ring, called by its label.
+fn switch<'a>(
+    focus: &Focus,
+    label: &'a str,
+    switch: Toggler<'a, Message>,
+    on: bool,
+    on_toggle: impl Fn(bool) -> Message + Copy + 'a,
+) -> Element<'a, Message> {
+    labelled(label, focus.choice(label, &[false, true], Some(&on), on_toggle, switch.on_toggle(on_toggle)))
+}
+
 /// The settings screen; `problem` reports a file that could not be read or written.
-pub fn view<'a>(settings: &'a Settings, levels: &'a Levels, problem: Option<&'a str>) -> Element<'a, Message> {
+pub fn view<'a>(
+    focus: &Focus,
+    settings: &'a Settings,
+    levels: &'a Levels,
+    problem: Option<&'a str>,
+) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Settings(m);
     let level_names: Vec<String> = levels.all().iter().map(|l| l.name.clone()).collect();
+    let toggle = |label, on, to: fn(bool) -> Msg| switch(focus, label, toggler(on), on, move |b| msg(to(b)));
+    let animation = AnimationSpeed::ALL.to_vec();
     let board = card(
         column![
             heading("Board"),
-            labelled(
-                "Flip animation",
-                pick_list(AnimationSpeed::ALL, Some(settings.animation), move |s| msg(Msg::Animation(s)))
-            ),
-            labelled(
-                "Othello legal-move markers",
-                toggler(settings.legal_markers).on_toggle(move |b| msg(Msg::LegalMarkers(b)))
-            ),
-            labelled(
-                "Renju forbidden-point markers",
-                toggler(settings.forbidden_markers).on_toggle(move |b| msg(Msg::ForbiddenMarkers(b))),
-            ),
-            labelled(
-                "Gomoku move numbers",
-                toggler(settings.move_numbers).on_toggle(move |b| msg(Msg::MoveNumbers(b)))
-            ),
-            labelled("Coordinates", toggler(settings.coordinates).on_toggle(move |b| msg(Msg::Coordinates(b)))),
+            list(focus, "Flip animation", animation, settings.animation, move |s| msg(Msg::Animation(s))),
+            toggle("Othello legal-move markers", settings.legal_markers, Msg::LegalMarkers),
+            toggle("Renju forbidden-point markers", settings.forbidden_markers, Msg::ForbiddenMarkers),
+            toggle("Gomoku move numbers", settings.move_numbers, Msg::MoveNumbers),
+            toggle("Coordinates", settings.coordinates, Msg::Coordinates),
         ]
         .spacing(12),
     )
     .width(Fill);
+    let theme = list(focus, "Theme", ThemeChoice::ALL.to_vec(), settings.theme, move |t| msg(Msg::Theme(t)));
+    let level = settings.default_level.clone();
+    let level = list(focus, "Default computer level", level_names, level, move |n| msg(Msg::DefaultLevel(n)));
+    let pace_ms = settings.computer_pace_ms.min(2000) as u32 / 100 * 100;
+    let pace = stepped_slider(
+        focus,
+        "Least time per computer move",
+        0..=2000,
+        100,
+        pace_ms,
+        move |v| msg(Msg::Pace(u64::from(v))),
+        Length::Fixed(200.0),
+    );
+    let bell = toggler(settings.sound).label("terminal bell, no audio device needed");
     let general = card(
         column![
             heading("General"),
-            labelled("Theme", pick_list(ThemeChoice::ALL, Some(settings.theme), move |t| msg(Msg::Theme(t)))),
-            labelled(
-                "Default computer level",
-                pick_list(level_names, Some(settings.default_level.clone()), move |n| msg(Msg::DefaultLevel(n))),
-            ),
+            theme,
+            level,
             labelled(
                 "Least time per computer move",
-                row![
-                    slider(0..=2000u32, settings.computer_pace_ms.min(2000) as u32, move |v| msg(Msg::Pace(
-                        u64::from(v)
-                    )))
-                    .step(100u32)
-                    .width(Length::Fixed(200.0)),
-                    text(format!("{:.1} s", settings.computer_pace_ms as f64 / 1000.0)).size(15),
-                ]
-                .spacing(10),
+                row![pace, text(format!("{:.1} s", settings.computer_pace_ms as f64 / 1000.0)).size(15)]
+                    .spacing(10)
+                    .align_y(iced::Center),
             ),
-            labelled(
-                "Bell on a refused move",
-                toggler(settings.sound)
-                    .on_toggle(move |b| msg(Msg::Sound(b)))
-                    .label("terminal bell, no audio device needed"),
-            ),
+            switch(focus, "Bell on a refused move", bell, settings.sound, move |b| msg(Msg::Sound(b))),
         ]
         .spacing(12),
     )
@@ -112,5 +130,5 @@ pub fn view<'a>(settings: &'a Settings, levels: &'a Levels, problem: Option<&'a 
     if let Some(problem) = problem {
         content = content.push(text(problem).style(text::danger));
     }
-    page("Settings", Message::Go(Route::Home), content)
+    page(focus, "Settings", Message::Go(Route::Home), content)
 }

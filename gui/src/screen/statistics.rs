@@ -4,6 +4,7 @@ use iced::widget::{button, column, row, scrollable, text};
 use iced::{Element, Fill, Length};
 
 use crate::app::{Message, Route};
+use crate::focus::Focus;
 use crate::screen::widgets::{card, heading, page};
 use crate::stats::Statistics;
 use tabula_games::registry::GameKind;
@@ -18,7 +19,7 @@ fn table_row<'a>(values: [String; 7]) -> Element<'a, Message> {
 }
 
 /// The statistics screen; `confirming` asks before Reset.
-pub fn view(stats: &Statistics, confirming: bool) -> Element<'_, Message> {
+pub fn view<'a>(focus: &Focus, stats: &'a Statistics, confirming: bool) -> Element<'a, Message> {
     let mut content = column![].spacing(16);
     for game in GameKind::ALL {
         let rule_sets = game.rule_sets();
@@ -48,15 +49,24 @@ pub fn view(stats: &Statistics, confirming: bool) -> Element<'_, Message> {
     let reset = if confirming {
         row![
             text("Forget every result?").size(16),
-            button("Yes, reset").style(button::danger).on_press(Message::ResetStatistics(true)),
-            button("Keep them").style(button::secondary).on_press(Message::ResetStatistics(false)),
+            focus.button(
+                "Yes, reset",
+                button("Yes, reset").style(button::danger),
+                Some(Message::ResetStatistics(true))
+            ),
+            focus.button(
+                "Keep them",
+                button("Keep them").style(button::secondary),
+                Some(Message::ResetStatistics(false))
+            ),
         ]
         .spacing(12)
         .align_y(iced::Center)
     } else {
-        row![button("Reset statistics").style(button::danger).on_press(Message::AskResetStatistics)]
+        let reset = button("Reset statistics").style(button::danger);
+        row![focus.button("Reset statistics", reset, Some(Message::AskResetStatistics))]
     };
     content = content.push(text("Games against the computer count; a draw counts as half a win in the rate.").size(13));
     content = content.push(reset);
-    page("Statistics", Message::Go(Route::Home), scrollable(content).height(Fill))
+    page(focus, "Statistics", Message::Go(Route::Home), scrollable(content).height(Fill))
 }

@@ -1,19 +1,30 @@
-//! Small building blocks the screens share: page frames, headings, cards and button styles.
+//! Small building blocks the screens share: page frames, headings, cards and button styles. The controls are
+//! built through a [`Focus`], which puts them in the keyboard focus ring.
 
-use iced::widget::{button, column, container, row, space, text, tooltip};
+use std::ops::RangeInclusive;
+
+use iced::widget::{button, column, container, pick_list, row, slider, space, text, tooltip};
 use iced::{Background, Border, Element, Fill, Length, Theme};
 
 use crate::app::Message;
+use crate::focus::Focus;
 
-/// A screen with a title bar (title and a Back button) over its content.
-pub fn page<'a>(title: &'a str, back: Message, content: impl Into<Element<'a, Message>>) -> Element<'a, Message> {
+/// A screen with a title bar (title and a Back button) over its content. `content` is built first, so Back is
+/// the last stop of every page's focus ring.
+pub fn page<'a>(
+    focus: &Focus,
+    title: &'a str,
+    back: Message,
+    content: impl Into<Element<'a, Message>>,
+) -> Element<'a, Message> {
+    let content = content.into();
     let bar = row![
-        button(text("← Back").size(16)).on_press(back).style(button::secondary).padding([6, 14]),
+        focus.button("Back", button(text("← Back").size(16)).style(button::secondary).padding([6, 14]), Some(back)),
         text(title).size(28),
     ]
     .spacing(20)
     .align_y(iced::Center);
-    container(column![bar, content.into()].spacing(20).width(Fill).max_width(980))
+    container(column![bar, content].spacing(20).width(Fill).max_width(980))
         .padding(24)
         .center_x(Fill)
         .height(Fill)
@@ -40,31 +51,61 @@ pub fn card_style(theme: &Theme) -> container::Style {
     }
 }
 
-/// A wide menu button.
-pub fn menu_button(label: &str, message: Option<Message>) -> Element<'_, Message> {
-    button(text(label).size(18).center().width(Fill))
-        .on_press_maybe(message)
-        .padding([10, 16])
-        .width(Length::Fixed(260.0))
-        .into()
+/// A wide menu button; disabled when `message` is `None`.
+pub fn menu_button<'a>(focus: &Focus, label: &'a str, message: Option<Message>) -> Element<'a, Message> {
+    let body = button(text(label).size(18).center().width(Fill)).padding([10, 16]).width(Length::Fixed(260.0));
+    focus.button(label, body, message)
 }
 
 /// A compact action button; disabled when `message` is `None`.
-pub fn action<'a>(label: &'a str, message: Option<Message>) -> Element<'a, Message> {
-    button(text(label).size(15).center().width(Fill)).on_press_maybe(message).padding([6, 8]).width(Fill).into()
+pub fn action<'a>(focus: &Focus, label: &'a str, message: Option<Message>) -> Element<'a, Message> {
+    focus.button(label, button(text(label).size(15).center().width(Fill)).padding([6, 8]).width(Fill), message)
 }
 
-/// A choice among several, shown as a row of buttons with the selected one highlighted.
+/// A choice among several, shown as a row of buttons with the selected one highlighted; one stop of the focus
+/// ring, called `name`.
 pub fn segmented<'a, T: Clone + PartialEq + 'a>(
+    focus: &Focus,
+    name: &str,
     options: &[(T, String)],
     selected: &T,
-    on_select: impl Fn(T) -> Message + 'a,
+    on_select: impl Fn(T) -> Message + Copy + 'a,
 ) -> Element<'a, Message> {
     let buttons = options.iter().map(|(value, label)| {
         let style = if value == selected { button::primary } else { button::secondary };
         button(text(label.clone()).size(15)).style(style).padding([6, 14]).on_press(on_select(value.clone())).into()
     });
-    row(buttons).spacing(6).into()
+    let values: Vec<T> = options.iter().map(|(value, _)| value.clone()).collect();
+    focus.choice(name, &values, Some(selected), on_select, row(buttons).spacing(6))
+}
+
+/// A drop-down list of `options`; one stop of the focus ring, called `name`.
+pub fn pick<'a, T: ToString + PartialEq + Clone + 'a>(
+    focus: &Focus,
+    name: &str,
+    options: Vec<T>,
+    selected: Option<T>,
+    on_select: impl Fn(T) -> Message + Copy + 'a,
+    width: Length,
+) -> Element<'a, Message> {
+    let list = pick_list(options.clone(), selected.clone(), on_select).width(width);
+    focus.choice(name, &options, selected.as_ref(), on_select, list)
+}
+
+/// A slider over `range` in steps of `step`; one stop of the focus ring, called `name`, whose options are the
+/// steps.
+pub fn stepped_slider<'a>(
+    focus: &Focus,
+    name: &str,
+    range: RangeInclusive<u32>,
+    step: u32,
+    value: u32,
+    on_change: impl Fn(u32) -> Message + Copy + 'a,
+    width: Length,
+) -> Element<'a, Message> {
+    let steps: Vec<u32> = range.clone().step_by(step as usize).collect();
+    let control = slider(range, value, on_change).step(step).width(width);
+    focus.choice(name, &steps, Some(&value), on_change, control)
 }
 
 /// Flexible empty space.
@@ -86,8 +127,10 @@ pub fn tipped<'a>(content: Element<'a, Message>, tip: String) -> Element<'a, Mes
     .into()
 }
 
-/// A question over the screen with Yes and No buttons (Enter and Esc answer it too).
+/// A question over the screen with Yes and No buttons (Enter and Esc answer it too); its buttons are the whole
+/// focus ring while it is open.
 pub fn question<'a>(
+    focus: &Focus,
     screen: Element<'a, Message>,
     prompt: &'a str,
     yes: &'a str,
@@ -97,13 +140,16 @@ pub fn question<'a>(
         column![
             text(prompt).size(18),
             row![
-                tipped(button(text(yes).size(15)).on_press(answer(true)).padding([6, 16]).into(), "Enter".into()),
                 tipped(
-                    button(text("Cancel").size(15))
-                        .style(button::secondary)
-                        .on_press(answer(false))
-                        .padding([6, 16])
-                        .into(),
+                    focus.button(yes, button(text(yes).size(15)).padding([6, 16]), Some(answer(true))),
+                    "Enter".into()
+                ),
+                tipped(
+                    focus.button(
+                        "Cancel",
+                        button(text("Cancel").size(15)).style(button::secondary).padding([6, 16]),
+                        Some(answer(false))
+                    ),
                     "Esc".into()
                 ),
             ]
