@@ -8,6 +8,7 @@ pub mod notation;
 pub mod patterns;
 pub mod renju;
 pub mod rules;
+pub mod threats;
 pub mod variants;
 pub mod vcf;
 
@@ -19,6 +20,7 @@ pub use eval::GomokuEvaluator;
 use patterns::{BLACK, EMPTY, LineRule, Pattern, WHITE};
 pub use renju::Forbidden;
 pub use rules::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, OpeningRule, WinRule};
+use threats::{Flag, Threats};
 
 /// A move: the stone placed on one point, stored as the point's padded board index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -32,13 +34,15 @@ impl Move {
     }
 }
 
-/// A Gomoku position: the board, the side to move, the hash and the result once the game is over.
+/// A Gomoku position: the board, the side to move, the hash, the result once the game is over, and the threat
+/// cache the engine reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GomokuState {
     board: Board,
     side: Player,
     hash: u64,
     outcome: Option<Outcome>,
+    threats: Threats,
 }
 
 impl GomokuState {
@@ -52,6 +56,12 @@ impl GomokuState {
     #[must_use]
     pub fn stones(&self) -> usize {
         self.board.stones
+    }
+
+    /// What a stone would make on each point, kept up to date by `make` and `unmake`.
+    #[must_use]
+    pub fn threats(&self) -> &Threats {
+        &self.threats
     }
 }
 
@@ -238,7 +248,14 @@ impl Gomoku {
     /// Whether the side to move may play on the padded index `p`.
     #[must_use]
     pub fn is_legal_point(&self, state: &GomokuState, p: usize) -> bool {
-        state.board.cells[p] == EMPTY && self.forbidden(&state.board, p, color_of(state.side)).is_none()
+        state.board.cells[p] == EMPTY && self.legal_for(state, p, color_of(state.side))
+    }
+
+    /// Whether the empty point `p` is not forbidden to `color`: the same answer as [`Self::forbidden`], with the
+    /// full Renju check only where the threat cache says the patterns might forbid it.
+    #[must_use]
+    pub fn legal_for(&self, state: &GomokuState, p: usize, color: u8) -> bool {
+        !state.threats.has(p, color, Flag::Forbiddable) || renju::forbidden(self, &state.board, p).is_none()
     }
 
     /// The winning run through the stone just placed on `p`, as its steps along the direction, if it wins.
@@ -312,6 +329,7 @@ impl Gomoku {
                 state.hash ^= self.zobrist[mv.index()][usize::from(color - 1)];
             }
         }
+        state.threats = Threats::new(self, &state.board);
         if side == Player::Second {
             state.hash ^= self.side_key;
         }
@@ -342,6 +360,12 @@ impl Gomoku {
         }
         board
     }
+
+    /// The threat cache of a state computed from scratch, to check the incremental one.
+    #[must_use]
+    pub fn rebuild_threats(&self, state: &GomokuState) -> Threats {
+        Threats::new(self, &state.board)
+    }
 }
 
 impl Game for Gomoku {
@@ -350,7 +374,8 @@ impl Game for Gomoku {
     type Undo = ();
 
     fn initial_state(&self) -> GomokuState {
-        GomokuState { board: self.empty.clone(), side: Player::First, hash: 0, outcome: None }
+        let threats = Threats::new(self, &self.empty);
+        GomokuState { board: self.empty.clone(), side: Player::First, hash: 0, outcome: None, threats }
     }
 
     fn side_to_move(&self, state: &GomokuState) -> Player {
@@ -372,6 +397,7 @@ impl Game for Gomoku {
         let p = mv.index();
         let color = color_of(state.side);
         state.board.place(&self.geo, p, color);
+        state.threats.update(self, &state.board, p);
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.side = state.side.opponent();
         state.outcome = if self.winning_run(&state.board, p, color).is_some() {
@@ -388,6 +414,7 @@ impl Game for Gomoku {
         state.side = state.side.opponent();
         let color = color_of(state.side);
         state.board.remove(&self.geo, p, color);
+        state.threats.update(self, &state.board, p);
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.outcome = None;
     }

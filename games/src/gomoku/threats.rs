@@ -1,0 +1,274 @@
+//! The threat cache: for every board point and both colours, what a stone there would make (its four line
+//! patterns, its value to the evaluator and its threat flags), kept up to date as stones come and go, with running
+//! totals over the candidate area so the evaluator reads a position without scanning the board.
+//!
+//! A stone changes the line keys only of the cells within five steps along its four lines, and each of those along
+//! that one line, so a move re-reads one pattern per colour on at most 40 cells, and the candidate membership of the
+//! 5 x 5 box whose neighbour counts changed. Unmaking runs the same update on the restored board: the cache is a pure
+//! function of the board, which is what the conformance tests check against [`Threats::new`].
+
+use super::Gomoku;
+use super::board::Board;
+use super::patterns::{self, BLACK, EMPTY, HALF, Pattern, WALL, WHITE};
+use super::renju;
+use super::rules::WinRule;
+
+/// A property of a point for one colour, kept as a set of points so it can be counted and listed quickly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flag {
+    /// A stone there completes a winning line.
+    Five,
+    /// A stone there makes at least one four.
+    Four,
+    /// A stone there makes a four the opponent cannot stop with one stone (see [`makes_open_four`]).
+    OpenFour,
+    /// Renju only, Black only: the point might be forbidden, so legality needs [`renju::forbidden`].
+    Forbiddable,
+}
+
+const FLAGS: usize = 4;
+
+/// The value of one line pattern for the stone's owner.
+fn line_value(pattern: Pattern) -> i32 {
+    match pattern {
+        Pattern::Dead | Pattern::Overline => 0,
+        Pattern::One => 2,
+        Pattern::Two => 12,
+        Pattern::Three => 50,
+        Pattern::OpenThree => 180,
+        Pattern::Four => 220,
+        Pattern::DoubleFour | Pattern::OpenFour => 3_000,
+        Pattern::Five => 20_000,
+    }
+}
+
+/// The value of a point for a colour from its four line patterns, with bonuses for the winning combinations.
+#[must_use]
+pub fn point_value(lines: &[Pattern; 4]) -> i32 {
+    let fours = lines.iter().filter(|l| l.is_four()).count();
+    let threes = lines.iter().filter(|&&l| l == Pattern::OpenThree).count();
+    let combo = if fours >= 2 {
+        3_000
+    } else if fours == 1 && threes >= 1 {
+        1_500
+    } else if threes >= 2 {
+        700
+    } else {
+        0
+    };
+    lines.iter().map(|&l| line_value(l)).sum::<i32>() + combo
+}
+
+/// Whether a stone there makes a four the opponent cannot stop with one stone.
+#[must_use]
+pub fn makes_open_four(lines: &[Pattern; 4]) -> bool {
+    lines.iter().any(|&l| matches!(l, Pattern::OpenFour | Pattern::DoubleFour))
+        || lines.iter().filter(|l| l.is_four()).count() >= 2
+}
+
+/// Whether `lines` have `flag`; `renju_black` says whether Renju's restrictions apply to the stone.
+fn has_flag(lines: &[Pattern; 4], flag: Flag, renju_black: bool) -> bool {
+    match flag {
+        Flag::Five => lines.contains(&Pattern::Five),
+        Flag::Four => lines.iter().any(|l| l.is_four()),
+        Flag::OpenFour => makes_open_four(lines),
+        Flag::Forbiddable => renju_black && renju::may_be_forbidden(lines),
+    }
+}
+
+/// A set of padded cell indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(cells: usize) -> Bits {
+        Bits(vec![0; cells.div_ceil(64)])
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn set(&mut self, i: usize, on: bool) {
+        let bit = 1 << (i % 64);
+        if on {
+            self.0[i / 64] |= bit;
+        } else {
+            self.0[i / 64] &= !bit;
+        }
+    }
+}
+
+/// The indices of the set bits of `words`, ascending.
+struct Ones<I> {
+    words: I,
+    base: usize,
+    word: u64,
+}
+
+impl<I: Iterator<Item = u64>> Iterator for Ones<I> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.word == 0 {
+            self.word = self.words.next()?;
+            self.base = self.base.wrapping_add(64);
+        }
+        let bit = self.word.trailing_zeros() as usize;
+        self.word &= self.word - 1;
+        Some(self.base + bit)
+    }
+}
+
+fn ones<I: Iterator<Item = u64>>(words: I) -> Ones<I> {
+    Ones { words, base: 0usize.wrapping_sub(64), word: 0 }
+}
+
+/// What a stone of one colour would make on one point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PointThreat {
+    lines: [Pattern; 4],
+    value: i32,
+}
+
+/// The cache for one position: per point and colour the patterns and value, per colour the flag sets, the candidate
+/// area (empty points with a stone within two steps, the moves the engine considers) and the value totals over it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threats {
+    points: Vec<[PointThreat; 2]>,
+    flags: [[Bits; FLAGS]; 2],
+    candidates: Bits,
+    totals: [i32; 2],
+}
+
+/// The index of a colour code in per-colour arrays.
+fn slot(color: u8) -> usize {
+    usize::from(color - 1)
+}
+
+impl Threats {
+    /// The cache of `board` computed from scratch.
+    #[must_use]
+    pub fn new(game: &Gomoku, board: &Board) -> Threats {
+        let cells = board.cells.len();
+        let none = PointThreat { lines: [Pattern::Dead; 4], value: 0 };
+        let mut threats = Threats {
+            points: vec![[none; 2]; cells],
+            flags: std::array::from_fn(|_| std::array::from_fn(|_| Bits::new(cells))),
+            candidates: Bits::new(cells),
+            totals: [0; 2],
+        };
+        for &p in game.points() {
+            let p = usize::from(p);
+            for d in 0..4 {
+                threats.refresh(game, board, p, d);
+            }
+            threats.sync_candidate(board, p);
+        }
+        threats
+    }
+
+    /// Brings the cache up to date after a stone was placed on or removed from `p` (the board already shows it).
+    pub fn update(&mut self, game: &Gomoku, board: &Board, p: usize) {
+        let geo = game.geometry();
+        for d in 0..4 {
+            for k in 1..=HALF as isize {
+                for q in [geo.step(p, d, k), geo.step(p, d, -k)] {
+                    if board.cells[q] != WALL {
+                        self.refresh(game, board, q, d);
+                    }
+                }
+            }
+        }
+        let w = geo.width as isize;
+        for dy in -2..=2 {
+            for dx in -2..=2 {
+                self.sync_candidate(board, (p as isize + dy * w + dx) as usize);
+            }
+        }
+    }
+
+    /// Re-reads the pattern of `q` along `d` for both colours, and its value and flags where that changed.
+    fn refresh(&mut self, game: &Gomoku, board: &Board, q: usize, d: usize) {
+        let key = board.keys[q][d];
+        let candidate = self.candidates.contains(q);
+        for color in [BLACK, WHITE] {
+            let c = slot(color);
+            let line = game.tables[c][patterns::view(key, color) as usize];
+            let point = &mut self.points[q][c];
+            if point.lines[d] == line {
+                continue;
+            }
+            point.lines[d] = line;
+            let value = point_value(&point.lines);
+            if candidate {
+                self.totals[c] += value - point.value;
+            }
+            point.value = value;
+            let renju_black = game.win_rule() == WinRule::Renju && color == BLACK;
+            for (i, flag) in [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable].into_iter().enumerate() {
+                self.flags[c][i].set(q, has_flag(&point.lines, flag, renju_black));
+            }
+        }
+    }
+
+    /// Adds `q` to the candidate area or takes it out, as the board now says, with its values.
+    fn sync_candidate(&mut self, board: &Board, q: usize) {
+        let wanted = board.cells[q] == EMPTY && board.near[q] > 0;
+        if wanted != self.candidates.contains(q) {
+            self.candidates.set(q, wanted);
+            let sign = if wanted { 1 } else { -1 };
+            for c in 0..2 {
+                self.totals[c] += sign * self.points[q][c].value;
+            }
+        }
+    }
+
+    /// The four line patterns a stone of `color` would make on the point `p` (empty or not).
+    #[must_use]
+    pub fn lines(&self, p: usize, color: u8) -> &[Pattern; 4] {
+        &self.points[p][slot(color)].lines
+    }
+
+    /// The evaluator's value ([`point_value`]) of the point `p` for `color`.
+    #[must_use]
+    pub fn value(&self, p: usize, color: u8) -> i32 {
+        self.points[p][slot(color)].value
+    }
+
+    /// Whether the point `p` has `flag` for `color`.
+    #[must_use]
+    pub fn has(&self, p: usize, color: u8, flag: Flag) -> bool {
+        self.flags[slot(color)][flag as usize].contains(p)
+    }
+
+    /// The sum of the values for `color` over the candidate area.
+    #[must_use]
+    pub fn total(&self, color: u8) -> i32 {
+        self.totals[slot(color)]
+    }
+
+    /// Whether `p` is in the candidate area.
+    #[must_use]
+    pub fn is_candidate(&self, p: usize) -> bool {
+        self.candidates.contains(p)
+    }
+
+    /// The candidate points, in board order (row by row from the top).
+    pub fn candidates(&self) -> impl Iterator<Item = usize> + '_ {
+        ones(self.candidates.0.iter().copied())
+    }
+
+    /// The candidate points with `flag` for `color`, in board order.
+    pub fn flagged(&self, color: u8, flag: Flag) -> impl Iterator<Item = usize> + '_ {
+        let set = &self.flags[slot(color)][flag as usize];
+        ones(self.candidates.0.iter().zip(&set.0).map(|(a, b)| a & b))
+    }
+
+    /// How many candidate points have `flag` for `color`.
+    #[must_use]
+    pub fn count(&self, color: u8, flag: Flag) -> u32 {
+        let set = &self.flags[slot(color)][flag as usize];
+        self.candidates.0.iter().zip(&set.0).map(|(a, b)| (a & b).count_ones()).sum()
+    }
+}
