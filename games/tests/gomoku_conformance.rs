@@ -1,6 +1,6 @@
-//! Conformance over random playouts for every rule set and several board sizes: unmake restores the state and the
-//! hash, the incremental hash and line keys match a fresh recompute, a live state has a legal move, and outcomes
-//! are stable when the game is replayed.
+//! Conformance over random playouts for every rule set and several board sizes: unmake restores the state (its
+//! threat cache included) and the hash, the incremental hash, line keys and threat cache match a fresh recompute, a
+//! live state has a legal move, and outcomes are stable when the game is replayed.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -34,6 +34,7 @@ fn playouts(game: &Gomoku, games: usize, seed: u64) -> usize {
             played.push(mv);
             if played.len() % 16 == 0 {
                 assert_eq!(*state.board(), game.rebuild_board(&state), "incremental keys and counts");
+                assert_eq!(*state.threats(), game.rebuild_threats(&state), "incremental threat cache");
             }
         }
         assert_eq!(*state.board(), game.rebuild_board(&state));

@@ -143,7 +143,10 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
             return;
         }
         moves.extend(
-            threats.flagged(own, Flag::OpenFour).filter(|&p| game.legal_for(state, p, own)).map(|p| game.move_of_index(p)),
+            threats
+                .flagged(own, Flag::OpenFour)
+                .filter(|&p| game.legal_for(state, p, own))
+                .map(|p| game.move_of_index(p)),
         );
     }
 }

@@ -7,6 +7,8 @@
 //! 5 x 5 box whose neighbour counts changed. Unmaking runs the same update on the restored board: the cache is a pure
 //! function of the board, which is what the conformance tests check against [`Threats::new`].
 
+use std::sync::OnceLock;
+
 use super::Gomoku;
 use super::board::Board;
 use super::patterns::{self, BLACK, EMPTY, HALF, Pattern, WALL, WHITE};
@@ -15,6 +17,7 @@ use super::rules::WinRule;
 
 /// A property of a point for one colour, kept as a set of points so it can be counted and listed quickly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Flag {
     /// A stone there completes a winning line.
     Five,
@@ -27,6 +30,7 @@ pub enum Flag {
 }
 
 const FLAGS: usize = 4;
+const ALL_FLAGS: [Flag; FLAGS] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
 
 /// The value of one line pattern for the stone's owner.
 fn line_value(pattern: Pattern) -> i32 {
@@ -66,14 +70,38 @@ pub fn makes_open_four(lines: &[Pattern; 4]) -> bool {
         || lines.iter().filter(|l| l.is_four()).count() >= 2
 }
 
-/// Whether `lines` have `flag`; `renju_black` says whether Renju's restrictions apply to the stone.
-fn has_flag(lines: &[Pattern; 4], flag: Flag, renju_black: bool) -> bool {
+/// Whether `lines` have `flag`, `Forbiddable` read as if Renju's restrictions applied to the stone.
+fn has_flag(lines: &[Pattern; 4], flag: Flag) -> bool {
     match flag {
         Flag::Five => lines.contains(&Pattern::Five),
         Flag::Four => lines.iter().any(|l| l.is_four()),
         Flag::OpenFour => makes_open_four(lines),
-        Flag::Forbiddable => renju_black && renju::may_be_forbidden(lines),
+        Flag::Forbiddable => renju::may_be_forbidden(lines),
     }
+}
+
+/// The value and flags (one bit per [`Flag`]) of a combination of four line patterns.
+#[derive(Clone, Copy, Debug)]
+struct Summary {
+    value: i32,
+    flags: u8,
+}
+
+/// The summary of `lines`, from a table of every combination built on first use (10,000 entries).
+fn summary(lines: &[Pattern; 4]) -> Summary {
+    static TABLE: OnceLock<Box<[Summary]>> = OnceLock::new();
+    const KINDS: usize = Pattern::Overline as usize + 1;
+    let index = |lines: &[Pattern; 4]| lines.iter().rev().fold(0, |i, &l| i * KINDS + l as usize);
+    let table = TABLE.get_or_init(|| {
+        let mut table = vec![Summary { value: 0, flags: 0 }; KINDS.pow(4)];
+        for i in 0..table.len() {
+            let lines = [0, 1, 2, 3].map(|d| Pattern::ALL[i / KINDS.pow(d) % KINDS]);
+            let flags = ALL_FLAGS.iter().filter(|&&f| has_flag(&lines, f)).fold(0, |bits, &f| bits | 1 << f as u8);
+            table[index(&lines)] = Summary { value: point_value(&lines), flags };
+        }
+        table.into_boxed_slice()
+    });
+    table[index(lines)]
 }
 
 /// A set of padded cell indices.
@@ -129,6 +157,7 @@ fn ones<I: Iterator<Item = u64>>(words: I) -> Ones<I> {
 struct PointThreat {
     lines: [Pattern; 4],
     value: i32,
+    flags: u8,
 }
 
 /// The cache for one position: per point and colour the patterns and value, per colour the flag sets, the candidate
@@ -151,7 +180,7 @@ impl Threats {
     #[must_use]
     pub fn new(game: &Gomoku, board: &Board) -> Threats {
         let cells = board.cells.len();
-        let none = PointThreat { lines: [Pattern::Dead; 4], value: 0 };
+        let none = PointThreat { lines: [Pattern::Dead; 4], value: 0, flags: 0 };
         let mut threats = Threats {
             points: vec![[none; 2]; cells],
             flags: std::array::from_fn(|_| std::array::from_fn(|_| Bits::new(cells))),
@@ -200,14 +229,20 @@ impl Threats {
                 continue;
             }
             point.lines[d] = line;
-            let value = point_value(&point.lines);
+            let Summary { value, mut flags } = summary(&point.lines);
+            if game.win_rule() != WinRule::Renju || color != BLACK {
+                flags &= !(1 << Flag::Forbiddable as u8);
+            }
             if candidate {
                 self.totals[c] += value - point.value;
             }
             point.value = value;
-            let renju_black = game.win_rule() == WinRule::Renju && color == BLACK;
-            for (i, flag) in [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable].into_iter().enumerate() {
-                self.flags[c][i].set(q, has_flag(&point.lines, flag, renju_black));
+            let mut changed = flags ^ point.flags;
+            point.flags = flags;
+            while changed != 0 {
+                let f = changed.trailing_zeros() as usize;
+                self.flags[c][f].set(q, flags & (1 << f) != 0);
+                changed &= changed - 1;
             }
         }
     }
