@@ -152,19 +152,14 @@ fn ones<I: Iterator<Item = u64>>(words: I) -> Ones<I> {
     Ones { words, base: 0usize.wrapping_sub(64), word: 0 }
 }
 
-/// What a stone of one colour would make on one point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PointThreat {
-    lines: [Pattern; 4],
-    value: i32,
-    flags: u8,
-}
-
-/// The cache for one position: per point and colour the patterns and value, per colour the flag sets, the candidate
-/// area (empty points with a stone within two steps, the moves the engine considers) and the value totals over it.
+/// The cache for one position: per point and colour the patterns, value and flags, per colour the sets of points
+/// with each flag, the candidate area (empty points with a stone within two steps, the moves the engine considers)
+/// and the value totals over it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Threats {
-    points: Vec<[PointThreat; 2]>,
+    lines: Vec<[[Pattern; 4]; 2]>,
+    values: Vec<[i32; 2]>,
+    point_flags: Vec<[u8; 2]>,
     flags: [[Bits; FLAGS]; 2],
     candidates: Bits,
     totals: [i32; 2],
@@ -175,14 +170,22 @@ fn slot(color: u8) -> usize {
     usize::from(color - 1)
 }
 
+/// The patterns Black and White would make on `q` along `d`.
+#[inline]
+fn read_lines(game: &Gomoku, board: &Board, q: usize, d: usize) -> [Pattern; 2] {
+    let key = board.keys[q][d];
+    [game.tables[0][key as usize], game.tables[1][patterns::view(key, WHITE) as usize]]
+}
+
 impl Threats {
     /// The cache of `board` computed from scratch.
     #[must_use]
     pub fn new(game: &Gomoku, board: &Board) -> Threats {
         let cells = board.cells.len();
-        let none = PointThreat { lines: [Pattern::Dead; 4], value: 0, flags: 0 };
         let mut threats = Threats {
-            points: vec![[none; 2]; cells],
+            lines: vec![[[Pattern::Dead; 4]; 2]; cells],
+            values: vec![[0; 2]; cells],
+            point_flags: vec![[0; 2]; cells],
             flags: std::array::from_fn(|_| std::array::from_fn(|_| Bits::new(cells))),
             candidates: Bits::new(cells),
             totals: [0; 2],
@@ -190,8 +193,12 @@ impl Threats {
         for &p in game.points() {
             let p = usize::from(p);
             for d in 0..4 {
-                threats.refresh(game, board, p, d);
+                let [black, white] = read_lines(game, board, p, d);
+                threats.lines[p][0][d] = black;
+                threats.lines[p][1][d] = white;
             }
+            threats.restate(game, p, 0);
+            threats.restate(game, p, 1);
             threats.sync_candidate(board, p);
         }
         threats
@@ -203,8 +210,15 @@ impl Threats {
         for d in 0..4 {
             for k in 1..=HALF as isize {
                 for q in [geo.step(p, d, k), geo.step(p, d, -k)] {
-                    if board.cells[q] != WALL {
-                        self.refresh(game, board, q, d);
+                    if board.cells[q] == WALL {
+                        continue;
+                    }
+                    let now = read_lines(game, board, q, d);
+                    for (c, line) in now.into_iter().enumerate() {
+                        if self.lines[q][c][d] != line {
+                            self.lines[q][c][d] = line;
+                            self.restate(game, q, c);
+                        }
                     }
                 }
             }
@@ -217,33 +231,23 @@ impl Threats {
         }
     }
 
-    /// Re-reads the pattern of `q` along `d` for both colours, and its value and flags where that changed.
-    fn refresh(&mut self, game: &Gomoku, board: &Board, q: usize, d: usize) {
-        let key = board.keys[q][d];
-        let candidate = self.candidates.contains(q);
-        for color in [BLACK, WHITE] {
-            let c = slot(color);
-            let line = game.tables[c][patterns::view(key, color) as usize];
-            let point = &mut self.points[q][c];
-            if point.lines[d] == line {
-                continue;
-            }
-            point.lines[d] = line;
-            let Summary { value, mut flags } = summary(&point.lines);
-            if game.win_rule() != WinRule::Renju || color != BLACK {
-                flags &= !(1 << Flag::Forbiddable as u8);
-            }
-            if candidate {
-                self.totals[c] += value - point.value;
-            }
-            point.value = value;
-            let mut changed = flags ^ point.flags;
-            point.flags = flags;
-            while changed != 0 {
-                let f = changed.trailing_zeros() as usize;
-                self.flags[c][f].set(q, flags & (1 << f) != 0);
-                changed &= changed - 1;
-            }
+    /// Recomputes the value and flags of `q` for colour slot `c` from its lines, keeping the totals and flag sets in
+    /// step.
+    fn restate(&mut self, game: &Gomoku, q: usize, c: usize) {
+        let Summary { value, mut flags } = summary(&self.lines[q][c]);
+        if game.win_rule() != WinRule::Renju || c != slot(BLACK) {
+            flags &= !(1 << Flag::Forbiddable as u8);
+        }
+        if self.candidates.contains(q) {
+            self.totals[c] += value - self.values[q][c];
+        }
+        self.values[q][c] = value;
+        let mut changed = flags ^ self.point_flags[q][c];
+        self.point_flags[q][c] = flags;
+        while changed != 0 {
+            let f = changed.trailing_zeros() as usize;
+            self.flags[c][f].set(q, flags & (1 << f) != 0);
+            changed &= changed - 1;
         }
     }
 
@@ -254,7 +258,7 @@ impl Threats {
             self.candidates.set(q, wanted);
             let sign = if wanted { 1 } else { -1 };
             for c in 0..2 {
-                self.totals[c] += sign * self.points[q][c].value;
+                self.totals[c] += sign * self.values[q][c];
             }
         }
     }
@@ -262,13 +266,13 @@ impl Threats {
     /// The four line patterns a stone of `color` would make on the point `p` (empty or not).
     #[must_use]
     pub fn lines(&self, p: usize, color: u8) -> &[Pattern; 4] {
-        &self.points[p][slot(color)].lines
+        &self.lines[p][slot(color)]
     }
 
     /// The evaluator's value ([`point_value`]) of the point `p` for `color`.
     #[must_use]
     pub fn value(&self, p: usize, color: u8) -> i32 {
-        self.points[p][slot(color)].value
+        self.values[p][slot(color)]
     }
 
     /// Whether the point `p` has `flag` for `color`.
