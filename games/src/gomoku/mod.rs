@@ -86,6 +86,7 @@ pub struct Gomoku {
     side_key: u64,
     points: Vec<u16>,
     tables: [&'static [Pattern]; 2],
+    summaries: [&'static [threats::Summary]; 2],
     empty: Board,
 }
 
@@ -139,7 +140,8 @@ impl Gomoku {
             WinRule::Caro => LineRule::Caro,
         };
         let tables = [patterns::table(line_rule(BLACK)), patterns::table(line_rule(WHITE))];
-        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, tables, empty: Board::new(&geo) })
+        let summaries = [threats::summaries(win == WinRule::Renju), threats::summaries(false)];
+        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, tables, summaries, empty: Board::new(&geo) })
     }
 
     /// The board geometry.

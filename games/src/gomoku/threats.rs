@@ -11,9 +11,8 @@ use std::sync::OnceLock;
 
 use super::Gomoku;
 use super::board::Board;
-use super::patterns::{self, BLACK, EMPTY, HALF, Pattern, WALL, WHITE};
+use super::patterns::{self, EMPTY, HALF, Pattern, WALL, WHITE};
 use super::renju;
-use super::rules::WinRule;
 
 /// A property of a point for one colour, kept as a set of points so it can be counted and listed quickly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,26 +81,35 @@ fn has_flag(lines: &[Pattern; 4], flag: Flag) -> bool {
 
 /// The value and flags (one bit per [`Flag`]) of a combination of four line patterns.
 #[derive(Clone, Copy, Debug)]
-struct Summary {
+pub(crate) struct Summary {
     value: i32,
     flags: u8,
 }
 
-/// The summary of `lines`, from a table of every combination built on first use (10,000 entries).
-fn summary(lines: &[Pattern; 4]) -> Summary {
-    static TABLE: OnceLock<Box<[Summary]>> = OnceLock::new();
-    const KINDS: usize = Pattern::Overline as usize + 1;
-    let index = |lines: &[Pattern; 4]| lines.iter().rev().fold(0, |i, &l| i * KINDS + l as usize);
-    let table = TABLE.get_or_init(|| {
+/// The number of patterns.
+const KINDS: usize = Pattern::Overline as usize + 1;
+
+/// The index of a combination of four line patterns in a table of summaries.
+fn combination(lines: &[Pattern; 4]) -> usize {
+    lines.iter().rev().fold(0, |i, &l| i * KINDS + l as usize)
+}
+
+/// The summaries of every combination of four line patterns, indexed by [`combination`], built on first use. With
+/// `forbiddable` (Renju's Black) they carry the `Forbiddable` flag, otherwise never.
+pub(crate) fn summaries(forbiddable: bool) -> &'static [Summary] {
+    static TABLES: [OnceLock<Box<[Summary]>>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[usize::from(forbiddable)].get_or_init(|| {
         let mut table = vec![Summary { value: 0, flags: 0 }; KINDS.pow(4)];
         for i in 0..table.len() {
             let lines = [0, 1, 2, 3].map(|d| Pattern::ALL[i / KINDS.pow(d) % KINDS]);
-            let flags = ALL_FLAGS.iter().filter(|&&f| has_flag(&lines, f)).fold(0, |bits, &f| bits | 1 << f as u8);
-            table[index(&lines)] = Summary { value: point_value(&lines), flags };
+            let flags = ALL_FLAGS
+                .iter()
+                .filter(|&&f| (forbiddable || f != Flag::Forbiddable) && has_flag(&lines, f))
+                .fold(0, |bits, &f| bits | 1 << f as u8);
+            table[combination(&lines)] = Summary { value: point_value(&lines), flags };
         }
         table.into_boxed_slice()
-    });
-    table[index(lines)]
+    })
 }
 
 /// A set of padded cell indices.
@@ -234,10 +242,7 @@ impl Threats {
     /// Recomputes the value and flags of `q` for colour slot `c` from its lines, keeping the totals and flag sets in
     /// step.
     fn restate(&mut self, game: &Gomoku, q: usize, c: usize) {
-        let Summary { value, mut flags } = summary(&self.lines[q][c]);
-        if game.win_rule() != WinRule::Renju || c != slot(BLACK) {
-            flags &= !(1 << Flag::Forbiddable as u8);
-        }
+        let Summary { value, flags } = game.summaries[c][combination(&self.lines[q][c])];
         if self.candidates.contains(q) {
             self.totals[c] += value - self.values[q][c];
         }
