@@ -632,7 +632,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             let hint = signed_key(evaluator.move_score(game, state, mv));
             let killer = killers.iter().position(|k| *k == Some(mv)).map_or(0, |i| 2 - i as u64);
             // History values stay within 0..=2^24 (see `reward_cutoff`), so 29 bits hold them.
-            let hist = if use_history { history[game.move_index(mv) * 2 + side.index()].clamp(0, (1 << 29) - 1) } else { 0 };
+            let hist =
+                if use_history { history[game.move_index(mv) * 2 + side.index()].clamp(0, (1 << 29) - 1) } else { 0 };
             first << 63 | hint << 31 | killer << 29 | hist as u64
         });
     }

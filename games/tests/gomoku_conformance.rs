@@ -26,9 +26,9 @@ fn playouts(game: &Gomoku, games: usize, seed: u64) -> usize {
             assert!(!candidates.is_empty(), "search moves exist in a live state");
             let mv = moves[rng.random_range(0..moves.len())];
             let before = state.clone();
-            game.make(&mut state, mv);
+            let undo = game.make(&mut state, mv);
             assert_eq!(game.hash(&state), game.recompute_hash(&state));
-            game.unmake(&mut state, mv, ());
+            game.unmake(&mut state, mv, undo);
             assert_eq!(state, before, "unmake restores the state");
             game.make(&mut state, mv);
             played.push(mv);

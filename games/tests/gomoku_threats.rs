@@ -78,6 +78,7 @@ fn random_games(game: &Gomoku, games: usize, seed: u64) {
         check_against_scan(game, &state);
         while game.outcome(&state).is_none() {
             let mut line = Vec::new();
+            let mut undos = Vec::new();
             let mut before = Vec::new();
             for _ in 0..rng.random_range(1..=6) {
                 if game.outcome(&state).is_some() {
@@ -85,13 +86,13 @@ fn random_games(game: &Gomoku, games: usize, seed: u64) {
                 }
                 let mv = random_move(game, &state, &mut rng);
                 before.push(state.clone());
-                game.make(&mut state, mv);
+                undos.push(game.make(&mut state, mv));
                 check_against_scan(game, &state);
                 line.push(mv);
             }
             for _ in 1..line.len() {
                 let mv = line.pop().expect("a move");
-                game.unmake(&mut state, mv, ());
+                game.unmake(&mut state, mv, undos.pop().expect("an undo"));
                 assert_eq!(state, before.pop().expect("a state"), "unmake restores the state and its cache");
             }
         }

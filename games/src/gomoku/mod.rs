@@ -20,7 +20,7 @@ pub use eval::GomokuEvaluator;
 use patterns::{BLACK, EMPTY, LineRule, Pattern, WHITE};
 pub use renju::Forbidden;
 pub use rules::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, OpeningRule, WinRule};
-use threats::{Flag, Threats};
+use threats::{Flag, ThreatUndo, Threats};
 
 /// A move: the stone placed on one point, stored as the point's padded board index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -373,7 +373,7 @@ impl Gomoku {
 impl Game for Gomoku {
     type State = GomokuState;
     type Move = Move;
-    type Undo = ();
+    type Undo = ThreatUndo;
 
     fn initial_state(&self) -> GomokuState {
         let threats = Threats::new(self, &self.empty);
@@ -395,11 +395,11 @@ impl Game for Gomoku {
         state.outcome.is_none() && self.points.binary_search(&mv.0).is_ok() && self.is_legal_point(state, mv.index())
     }
 
-    fn make(&self, state: &mut GomokuState, mv: Move) {
+    fn make(&self, state: &mut GomokuState, mv: Move) -> ThreatUndo {
         let p = mv.index();
         let color = color_of(state.side);
         state.board.place(&self.geo, p, color);
-        state.threats.update(self, &state.board, p);
+        let undo = state.threats.place(self, &state.board, p);
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.side = state.side.opponent();
         state.outcome = if self.winning_run(&state.board, p, color).is_some() {
@@ -409,14 +409,15 @@ impl Game for Gomoku {
         } else {
             None
         };
+        undo
     }
 
-    fn unmake(&self, state: &mut GomokuState, mv: Move, _undo: ()) {
+    fn unmake(&self, state: &mut GomokuState, mv: Move, undo: ThreatUndo) {
         let p = mv.index();
         state.side = state.side.opponent();
         let color = color_of(state.side);
         state.board.remove(&self.geo, p, color);
-        state.threats.update(self, &state.board, p);
+        state.threats.take_back(self, &state.board, p, &undo);
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.outcome = None;
     }

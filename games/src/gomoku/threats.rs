@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 use super::Gomoku;
-use super::board::Board;
+use super::board::{Board, Geometry};
 use super::patterns::{self, EMPTY, HALF, Pattern, WALL, WHITE};
 use super::renju;
 
@@ -173,6 +173,42 @@ pub struct Threats {
     totals: [i32; 2],
 }
 
+/// Whether the board makes `q` a candidate: empty, with a stone within two steps.
+fn is_candidate(board: &Board, q: usize) -> bool {
+    board.cells[q] == EMPTY && board.near[q] > 0
+}
+
+/// The 5 x 5 box around `p`, whose neighbour counts a stone on `p` changes.
+fn box_around(geo: &Geometry, p: usize) -> impl Iterator<Item = usize> {
+    let w = geo.width as isize;
+    (-2..=2).flat_map(move |dy| (-2..=2).map(move |dx| (p as isize + dy * w + dx) as usize))
+}
+
+/// The most cells one stone changes the line keys of: five on each side along four lines.
+const LINE_CELLS: usize = 8 * HALF;
+
+/// One point's entry as it was before a move.
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    q: u16,
+    lines: [[Pattern; 4]; 2],
+    values: [i32; 2],
+    flags: [u8; 2],
+}
+
+impl Saved {
+    const BLANK: Saved = Saved { q: 0, lines: [[Pattern::Dead; 4]; 2], values: [0; 2], flags: [0; 2] };
+}
+
+/// What placing a stone changed in the cache, so that taking it back restores the cache without reading patterns
+/// again (measured faster than re-reading them).
+#[derive(Clone, Debug)]
+pub struct ThreatUndo {
+    totals: [i32; 2],
+    len: usize,
+    saved: [Saved; LINE_CELLS],
+}
+
 /// The index of a colour code in per-colour arrays.
 fn slot(color: u8) -> usize {
     usize::from(color - 1)
@@ -212,8 +248,10 @@ impl Threats {
         threats
     }
 
-    /// Brings the cache up to date after a stone was placed on or removed from `p` (the board already shows it).
-    pub fn update(&mut self, game: &Gomoku, board: &Board, p: usize) {
+    /// Brings the cache up to date after a stone was placed on `p` (the board already shows it), and returns what
+    /// [`Self::take_back`] needs to undo that.
+    pub fn place(&mut self, game: &Gomoku, board: &Board, p: usize) -> ThreatUndo {
+        let mut undo = ThreatUndo { totals: self.totals, len: 0, saved: [Saved::BLANK; LINE_CELLS] };
         let geo = game.geometry();
         for d in 0..4 {
             for k in 1..=HALF as isize {
@@ -222,8 +260,15 @@ impl Threats {
                         continue;
                     }
                     let now = read_lines(game, board, q, d);
+                    let old = self.lines[q];
+                    if old[0][d] == now[0] && old[1][d] == now[1] {
+                        continue;
+                    }
+                    undo.saved[undo.len] =
+                        Saved { q: q as u16, lines: old, values: self.values[q], flags: self.point_flags[q] };
+                    undo.len += 1;
                     for (c, line) in now.into_iter().enumerate() {
-                        if self.lines[q][c][d] != line {
+                        if old[c][d] != line {
                             self.lines[q][c][d] = line;
                             self.restate(game, q, c);
                         }
@@ -231,12 +276,26 @@ impl Threats {
                 }
             }
         }
-        let w = geo.width as isize;
-        for dy in -2..=2 {
-            for dx in -2..=2 {
-                self.sync_candidate(board, (p as isize + dy * w + dx) as usize);
+        for q in box_around(geo, p) {
+            self.sync_candidate(board, q);
+        }
+        undo
+    }
+
+    /// Restores the cache after the stone placed on `p` was taken off again (the board already shows it).
+    pub fn take_back(&mut self, game: &Gomoku, board: &Board, p: usize, undo: &ThreatUndo) {
+        for saved in &undo.saved[..undo.len] {
+            let q = usize::from(saved.q);
+            self.lines[q] = saved.lines;
+            self.values[q] = saved.values;
+            for c in 0..2 {
+                self.set_flags(q, c, saved.flags[c]);
             }
         }
+        for q in box_around(game.geometry(), p) {
+            self.candidates.set(q, is_candidate(board, q));
+        }
+        self.totals = undo.totals;
     }
 
     /// Recomputes the value and flags of `q` for colour slot `c` from its lines, keeping the totals and flag sets in
@@ -247,6 +306,11 @@ impl Threats {
             self.totals[c] += value - self.values[q][c];
         }
         self.values[q][c] = value;
+        self.set_flags(q, c, flags);
+    }
+
+    /// Sets the flags of `q` for colour slot `c`, in the point's entry and in the flag sets.
+    fn set_flags(&mut self, q: usize, c: usize, flags: u8) {
         let mut changed = flags ^ self.point_flags[q][c];
         self.point_flags[q][c] = flags;
         while changed != 0 {
@@ -258,7 +322,7 @@ impl Threats {
 
     /// Adds `q` to the candidate area or takes it out, as the board now says, with its values.
     fn sync_candidate(&mut self, board: &Board, q: usize) {
-        let wanted = board.cells[q] == EMPTY && board.near[q] > 0;
+        let wanted = is_candidate(board, q);
         if wanted != self.candidates.contains(q) {
             self.candidates.set(q, wanted);
             let sign = if wanted { 1 } else { -1 };

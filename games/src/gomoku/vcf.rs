@@ -182,7 +182,7 @@ impl<'g> VcfSolver<'g> {
                 continue;
             }
             let block = game.move_of_index(d);
-            game.make(s, block);
+            let undo = game.make(s, block);
             let line = if s.outcome.is_some() {
                 None
             } else {
@@ -190,7 +190,7 @@ impl<'g> VcfSolver<'g> {
                     self.five_points_near(s, d, 3 - attacker).into_iter().map(|q| game.move_of_index(q)).collect();
                 self.attack(s, budget, &threats)
             };
-            game.unmake(s, block, ());
+            game.unmake(s, block, undo);
             let rest = line?;
             first_line.get_or_insert_with(|| [vec![block], rest].concat());
         }
@@ -201,7 +201,7 @@ impl<'g> VcfSolver<'g> {
     fn try_four(&mut self, s: &mut GomokuState, m: Move, budget: u32) -> Option<Vec<Move>> {
         let game = self.game;
         let attacker = color_of(s.side);
-        game.make(s, m);
+        let undo = game.make(s, m);
         let result = if let Some(outcome) = s.outcome {
             (outcome.result == tabula_core::GameResult::Win(s.side.opponent())).then(|| vec![m])
         } else {
@@ -224,7 +224,7 @@ impl<'g> VcfSolver<'g> {
                 None
             }
         };
-        game.unmake(s, m, ());
+        game.unmake(s, m, undo);
         result
     }
 }
