@@ -178,10 +178,12 @@ fn is_candidate(board: &Board, q: usize) -> bool {
     board.cells[q] == EMPTY && board.near[q] > 0
 }
 
-/// The 5 x 5 box around `p`, whose neighbour counts a stone on `p` changes.
-fn box_around(geo: &Geometry, p: usize) -> impl Iterator<Item = usize> {
-    let w = geo.width as isize;
-    (-2..=2).flat_map(move |dy| (-2..=2).map(move |dx| (p as isize + dy * w + dx) as usize))
+/// The five rows of the 5 x 5 box around `p`, whose neighbour counts a stone on `p` changes.
+fn box_rows(geo: &Geometry, p: usize) -> impl Iterator<Item = std::ops::RangeInclusive<usize>> {
+    (0..5).map(move |row| {
+        let centre = p + row * geo.width - 2 * geo.width;
+        centre - 2..=centre + 2
+    })
 }
 
 /// The most cells one stone changes the line keys of: five on each side along four lines.
@@ -276,7 +278,7 @@ impl Threats {
                 }
             }
         }
-        for q in box_around(geo, p) {
+        for q in box_rows(geo, p).flatten() {
             self.sync_candidate(board, q);
         }
         undo
@@ -292,7 +294,7 @@ impl Threats {
                 self.set_flags(q, c, saved.flags[c]);
             }
         }
-        for q in box_around(game.geometry(), p) {
+        for q in box_rows(game.geometry(), p).flatten() {
             self.candidates.set(q, is_candidate(board, q));
         }
         self.totals = undo.totals;
@@ -321,6 +323,7 @@ impl Threats {
     }
 
     /// Adds `q` to the candidate area or takes it out, as the board now says, with its values.
+    #[inline]
     fn sync_candidate(&mut self, board: &Board, q: usize) {
         let wanted = is_candidate(board, q);
         if wanted != self.candidates.contains(q) {
