@@ -85,6 +85,8 @@ pub struct Gomoku {
     zobrist: Vec<[u64; 2]>,
     side_key: u64,
     points: Vec<u16>,
+    /// Per padded cell, the position of the point in `points` (the dense move index).
+    dense: Vec<u16>,
     tables: [&'static [Pattern]; 2],
     summaries: [&'static [threats::Summary]; 2],
     empty: Board,
@@ -130,7 +132,7 @@ impl Gomoku {
         let mut seed = 0x7AB0_1A00 ^ size as u64;
         let zobrist = (0..geo.cells()).map(|_| [splitmix(&mut seed), splitmix(&mut seed)]).collect();
         let side_key = splitmix(&mut seed);
-        let points =
+        let points: Vec<u16> =
             (0..size).flat_map(|y| (0..size).map(move |x| (x, y))).map(|(x, y)| geo.index(x, y) as u16).collect();
         let line_rule = |color| match win {
             WinRule::Freestyle => LineRule::Free,
@@ -140,8 +142,13 @@ impl Gomoku {
             WinRule::Caro => LineRule::Caro,
         };
         let tables = [patterns::table(line_rule(BLACK)), patterns::table(line_rule(WHITE))];
+        let mut dense = vec![0; geo.cells()];
+        for (i, &p) in points.iter().enumerate() {
+            dense[usize::from(p)] = i as u16;
+        }
         let summaries = [threats::summaries(win == WinRule::Renju), threats::summaries(false)];
-        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, tables, summaries, empty: Board::new(&geo) })
+        let empty = Board::new(&geo);
+        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, dense, tables, summaries, empty })
     }
 
     /// The board geometry.
@@ -431,8 +438,7 @@ impl Game for Gomoku {
     }
 
     fn move_index(&self, mv: Move) -> usize {
-        let (x, y) = self.xy(mv);
-        y * self.geo.size + x
+        usize::from(self.dense[mv.index()])
     }
 
     fn move_index_count(&self) -> usize {
