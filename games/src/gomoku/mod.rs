@@ -1,5 +1,9 @@
 //! Gomoku: five in a row under the freestyle, exact-five, Renju and Caro win rules, with a threat-aware evaluator,
 //! a VCF solver, `h8` notation and Piskvork `.psq` files.
+//!
+//! A state holds the padded [`board::Board`] (stones, incremental line keys, neighbour counts) and the
+//! [`threats::Threats`] cache built on it (per point the patterns, values and threat flags, with totals over the
+//! candidate area); `make` updates both and returns the cache entries it changed, which `unmake` writes back.
 
 pub mod board;
 pub mod datasets;

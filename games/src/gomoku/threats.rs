@@ -1,11 +1,14 @@
 //! The threat cache: for every board point and both colours, what a stone there would make (its four line
 //! patterns, its value to the evaluator and its threat flags), kept up to date as stones come and go, with running
-//! totals over the candidate area so the evaluator reads a position without scanning the board.
+//! value totals and flag sets over the candidate area, so the evaluator and move generator read a position without
+//! scanning the board (Rapfi and Yixin keep the same information incrementally).
 //!
 //! A stone changes the line keys only of the cells within five steps along its four lines, and each of those along
-//! that one line, so a move re-reads one pattern per colour on at most 40 cells, and the candidate membership of the
-//! 5 x 5 box whose neighbour counts changed. Unmaking runs the same update on the restored board: the cache is a pure
-//! function of the board, which is what the conformance tests check against [`Threats::new`].
+//! that one line, so placing it re-reads one pattern per colour on at most 40 cells, recomputes value and flags
+//! (from a table of every combination of four patterns) only where a pattern changed, and re-checks the candidate
+//! membership of the 5 x 5 box whose neighbour counts changed. It returns the entries it overwrote, and taking the
+//! stone back writes them back instead of reading the patterns again. The cache is a pure function of the board:
+//! the tests compare it with [`Threats::new`] and with a plain scan after every move and take-back.
 
 use std::sync::OnceLock;
 
@@ -28,6 +31,7 @@ pub enum Flag {
     Forbiddable,
 }
 
+/// The number of flags, and the flags in bit order.
 const FLAGS: usize = 4;
 const ALL_FLAGS: [Flag; FLAGS] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
 
@@ -156,6 +160,7 @@ impl<I: Iterator<Item = u64>> Iterator for Ones<I> {
     }
 }
 
+/// The set bits of `words` (bit `i` of word `w` is index `64 * w + i`).
 fn ones<I: Iterator<Item = u64>>(words: I) -> Ones<I> {
     Ones { words, base: 0usize.wrapping_sub(64), word: 0 }
 }
