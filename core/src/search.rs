@@ -183,6 +183,7 @@ impl<G: Game> Searcher<G> {
             hit_horizon: false,
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_buffers: vec![Vec::new(); MAX_PLY + 1],
+            keyed: Vec::new(),
             root: Vec::new(),
         };
         let mut state = state.clone();
@@ -211,7 +212,25 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     hit_horizon: bool,
     pv: Vec<Vec<G::Move>>,
     move_buffers: Vec<Vec<G::Move>>,
+    /// Scratch space for sorting moves by key, reused at every node.
+    keyed: Vec<(u64, G::Move)>,
     root: Vec<RootMove<G::Move>>,
+}
+
+/// An `i32` as a `u64` of 32 bits that sorts in the same order.
+fn signed_key(value: i32) -> u64 {
+    u64::from(value.cast_unsigned() ^ 0x8000_0000)
+}
+
+/// Sorts `moves` by `key`, highest first; equal keys keep their order. Each key is computed once, into `keyed`, a
+/// buffer kept across nodes.
+fn sort_by_key<M: Copy>(keyed: &mut Vec<(u64, M)>, moves: &mut [M], key: impl Fn(M) -> u64) {
+    keyed.clear();
+    keyed.extend(moves.iter().map(|&mv| (key(mv), mv)));
+    keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+    for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
+        *slot = mv;
+    }
 }
 
 /// The score of a finished game from the view of `side`, `ply` plies from the root.
@@ -566,7 +585,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let mut best = stand_pat;
         alpha = alpha.max(stand_pat);
         let evaluator = self.evaluator;
-        moves.sort_by_cached_key(|&mv| std::cmp::Reverse(evaluator.move_score(game, state, mv)));
+        sort_by_key(&mut self.keyed, &mut moves, |mv| signed_key(evaluator.move_score(game, state, mv)));
         for &mv in &moves {
             let undo = game.make(state, mv);
             let value = if !self.enter_node() {
@@ -594,9 +613,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         best
     }
 
-    /// Sorts `moves` best-first for the search.
+    /// Sorts `moves` best-first for the search: table move, then the evaluator's hint, killers, history.
     fn order_moves(
-        &self,
+        &mut self,
         state: &G::State,
         moves: &mut [G::Move],
         table_move: Option<G::Move>,
@@ -604,15 +623,18 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         side: Player,
     ) {
         let game = self.game;
+        let evaluator = self.evaluator;
         let killers = if self.options.killers { self.searcher.killers[ply] } else { [None, None] };
-        let history = &self.searcher.history;
         let use_history = self.options.history;
-        moves.sort_by_cached_key(|&mv| {
-            let first = Some(mv) == table_move;
-            let hint = self.evaluator.move_score(game, state, mv);
-            let killer = killers.iter().position(|k| *k == Some(mv)).map_or(0, |i| 2 - i);
-            let hist = if use_history { history[game.move_index(mv) * 2 + side.index()] } else { 0 };
-            std::cmp::Reverse((first, hint, killer, hist))
+        let history = &self.searcher.history;
+        sort_by_key(&mut self.keyed, moves, |mv| {
+            let first = u64::from(Some(mv) == table_move);
+            let hint = signed_key(evaluator.move_score(game, state, mv));
+            let killer = killers.iter().position(|k| *k == Some(mv)).map_or(0, |i| 2 - i as u64);
+            // History values stay within 0..=2^24 (see `reward_cutoff`), so 29 bits hold them.
+            let hist =
+                if use_history { history[game.move_index(mv) * 2 + side.index()].clamp(0, (1 << 29) - 1) } else { 0 };
+            first << 63 | hint << 31 | killer << 29 | hist as u64
         });
     }
 

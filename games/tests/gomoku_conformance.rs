@@ -1,6 +1,6 @@
-//! Conformance over random playouts for every rule set and several board sizes: unmake restores the state and the
-//! hash, the incremental hash and line keys match a fresh recompute, a live state has a legal move, and outcomes
-//! are stable when the game is replayed.
+//! Conformance over random playouts for every rule set and several board sizes: unmake restores the state (its
+//! threat cache included) and the hash, the incremental hash, line keys and threat cache match a fresh recompute, a
+//! live state has a legal move, and outcomes are stable when the game is replayed.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -26,14 +26,15 @@ fn playouts(game: &Gomoku, games: usize, seed: u64) -> usize {
             assert!(!candidates.is_empty(), "search moves exist in a live state");
             let mv = moves[rng.random_range(0..moves.len())];
             let before = state.clone();
-            game.make(&mut state, mv);
+            let undo = game.make(&mut state, mv);
             assert_eq!(game.hash(&state), game.recompute_hash(&state));
-            game.unmake(&mut state, mv, ());
+            game.unmake(&mut state, mv, undo);
             assert_eq!(state, before, "unmake restores the state");
             game.make(&mut state, mv);
             played.push(mv);
             if played.len() % 16 == 0 {
                 assert_eq!(*state.board(), game.rebuild_board(&state), "incremental keys and counts");
+                assert_eq!(*state.threats(), game.rebuild_threats(&state), "incremental threat cache");
             }
         }
         assert_eq!(*state.board(), game.rebuild_board(&state));

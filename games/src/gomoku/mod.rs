@@ -1,5 +1,9 @@
 //! Gomoku: five in a row under the freestyle, exact-five, Renju and Caro win rules, with a threat-aware evaluator,
 //! a VCF solver, `h8` notation and Piskvork `.psq` files.
+//!
+//! A state holds the padded [`board::Board`] (stones, incremental line keys, neighbour counts) and the
+//! [`threats::Threats`] cache built on it (per point the patterns, values and threat flags, with totals over the
+//! candidate area); `make` updates both and returns the cache entries it changed, which `unmake` writes back.
 
 pub mod board;
 pub mod datasets;
@@ -8,6 +12,7 @@ pub mod notation;
 pub mod patterns;
 pub mod renju;
 pub mod rules;
+pub mod threats;
 pub mod variants;
 pub mod vcf;
 
@@ -19,6 +24,7 @@ pub use eval::GomokuEvaluator;
 use patterns::{BLACK, EMPTY, LineRule, Pattern, WHITE};
 pub use renju::Forbidden;
 pub use rules::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, OpeningRule, WinRule};
+use threats::{Flag, ThreatUndo, Threats};
 
 /// A move: the stone placed on one point, stored as the point's padded board index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -32,13 +38,15 @@ impl Move {
     }
 }
 
-/// A Gomoku position: the board, the side to move, the hash and the result once the game is over.
+/// A Gomoku position: the board, the side to move, the hash, the result once the game is over, and the threat
+/// cache the engine reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GomokuState {
     board: Board,
     side: Player,
     hash: u64,
     outcome: Option<Outcome>,
+    threats: Threats,
 }
 
 impl GomokuState {
@@ -52,6 +60,12 @@ impl GomokuState {
     #[must_use]
     pub fn stones(&self) -> usize {
         self.board.stones
+    }
+
+    /// What a stone would make on each point, kept up to date by `make` and `unmake`.
+    #[must_use]
+    pub fn threats(&self) -> &Threats {
+        &self.threats
     }
 }
 
@@ -75,7 +89,10 @@ pub struct Gomoku {
     zobrist: Vec<[u64; 2]>,
     side_key: u64,
     points: Vec<u16>,
+    /// Per padded cell, the position of the point in `points` (the dense move index).
+    dense: Vec<u16>,
     tables: [&'static [Pattern]; 2],
+    summaries: [&'static [threats::Summary]; 2],
     empty: Board,
 }
 
@@ -119,7 +136,7 @@ impl Gomoku {
         let mut seed = 0x7AB0_1A00 ^ size as u64;
         let zobrist = (0..geo.cells()).map(|_| [splitmix(&mut seed), splitmix(&mut seed)]).collect();
         let side_key = splitmix(&mut seed);
-        let points =
+        let points: Vec<u16> =
             (0..size).flat_map(|y| (0..size).map(move |x| (x, y))).map(|(x, y)| geo.index(x, y) as u16).collect();
         let line_rule = |color| match win {
             WinRule::Freestyle => LineRule::Free,
@@ -129,7 +146,13 @@ impl Gomoku {
             WinRule::Caro => LineRule::Caro,
         };
         let tables = [patterns::table(line_rule(BLACK)), patterns::table(line_rule(WHITE))];
-        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, tables, empty: Board::new(&geo) })
+        let mut dense = vec![0; geo.cells()];
+        for (i, &p) in points.iter().enumerate() {
+            dense[usize::from(p)] = i as u16;
+        }
+        let summaries = [threats::summaries(win == WinRule::Renju), threats::summaries(false)];
+        let empty = Board::new(&geo);
+        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, dense, tables, summaries, empty })
     }
 
     /// The board geometry.
@@ -238,7 +261,14 @@ impl Gomoku {
     /// Whether the side to move may play on the padded index `p`.
     #[must_use]
     pub fn is_legal_point(&self, state: &GomokuState, p: usize) -> bool {
-        state.board.cells[p] == EMPTY && self.forbidden(&state.board, p, color_of(state.side)).is_none()
+        state.board.cells[p] == EMPTY && self.legal_for(state, p, color_of(state.side))
+    }
+
+    /// Whether the empty point `p` is not forbidden to `color`: the same answer as [`Self::forbidden`], with the
+    /// full Renju check only where the threat cache says the patterns might forbid it.
+    #[must_use]
+    pub fn legal_for(&self, state: &GomokuState, p: usize, color: u8) -> bool {
+        !state.threats.has(p, color, Flag::Forbiddable) || renju::forbidden(self, &state.board, p).is_none()
     }
 
     /// The winning run through the stone just placed on `p`, as its steps along the direction, if it wins.
@@ -312,6 +342,7 @@ impl Gomoku {
                 state.hash ^= self.zobrist[mv.index()][usize::from(color - 1)];
             }
         }
+        state.threats = Threats::new(self, &state.board);
         if side == Player::Second {
             state.hash ^= self.side_key;
         }
@@ -342,15 +373,22 @@ impl Gomoku {
         }
         board
     }
+
+    /// The threat cache of a state computed from scratch, to check the incremental one.
+    #[must_use]
+    pub fn rebuild_threats(&self, state: &GomokuState) -> Threats {
+        Threats::new(self, &state.board)
+    }
 }
 
 impl Game for Gomoku {
     type State = GomokuState;
     type Move = Move;
-    type Undo = ();
+    type Undo = ThreatUndo;
 
     fn initial_state(&self) -> GomokuState {
-        GomokuState { board: self.empty.clone(), side: Player::First, hash: 0, outcome: None }
+        let threats = Threats::new(self, &self.empty);
+        GomokuState { board: self.empty.clone(), side: Player::First, hash: 0, outcome: None, threats }
     }
 
     fn side_to_move(&self, state: &GomokuState) -> Player {
@@ -368,10 +406,11 @@ impl Game for Gomoku {
         state.outcome.is_none() && self.points.binary_search(&mv.0).is_ok() && self.is_legal_point(state, mv.index())
     }
 
-    fn make(&self, state: &mut GomokuState, mv: Move) {
+    fn make(&self, state: &mut GomokuState, mv: Move) -> ThreatUndo {
         let p = mv.index();
         let color = color_of(state.side);
         state.board.place(&self.geo, p, color);
+        let undo = state.threats.place(self, &state.board, p);
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.side = state.side.opponent();
         state.outcome = if self.winning_run(&state.board, p, color).is_some() {
@@ -381,13 +420,15 @@ impl Game for Gomoku {
         } else {
             None
         };
+        undo
     }
 
-    fn unmake(&self, state: &mut GomokuState, mv: Move, _undo: ()) {
+    fn unmake(&self, state: &mut GomokuState, mv: Move, undo: ThreatUndo) {
         let p = mv.index();
         state.side = state.side.opponent();
         let color = color_of(state.side);
         state.board.remove(&self.geo, p, color);
+        state.threats.take_back(self, &state.board, p, &undo);
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.outcome = None;
     }
@@ -401,8 +442,7 @@ impl Game for Gomoku {
     }
 
     fn move_index(&self, mv: Move) -> usize {
-        let (x, y) = self.xy(mv);
-        y * self.geo.size + x
+        usize::from(self.dense[mv.index()])
     }
 
     fn move_index_count(&self) -> usize {

@@ -59,7 +59,8 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    const ALL: [Pattern; 10] = [
+    /// Every pattern, in order.
+    pub const ALL: [Pattern; 10] = [
         Pattern::Dead,
         Pattern::One,
         Pattern::Two,

@@ -63,12 +63,23 @@ enum Quick {
     Threes([bool; 4]),
 }
 
+/// Whether a black stone with these line patterns (under the exact-five table) might be forbidden: the cheap part
+/// of [`forbidden`], which the threat cache keeps per point so most points skip the full check.
+#[must_use]
+pub fn may_be_forbidden(lines: &[Pattern; 4]) -> bool {
+    !matches!(classify(lines), Quick::Decided(None))
+}
+
 fn quick(board: &Board, p: usize) -> Quick {
     if board.cells[p] != EMPTY {
         return Quick::Decided(None);
     }
     let exact = patterns::table(LineRule::Exact);
-    let lines = [0, 1, 2, 3].map(|d| exact[board.keys[p][d] as usize]);
+    classify(&[0, 1, 2, 3].map(|d| exact[board.keys[p][d] as usize]))
+}
+
+/// What the line patterns alone decide.
+fn classify(lines: &[Pattern; 4]) -> Quick {
     if lines.contains(&Pattern::Five) {
         return Quick::Decided(None);
     }

@@ -8,6 +8,7 @@ use std::time::Instant;
 use tabula_core::{Game, Player};
 
 use super::patterns::{BLACK, EMPTY, Pattern};
+use super::threats::Flag;
 use super::{Gomoku, GomokuState, Move, WinRule, color_of};
 
 /// How often (in nodes) the clock is read.
@@ -106,15 +107,7 @@ impl<'g> VcfSolver<'g> {
 
     /// Every empty point where `color` completes a five.
     fn five_points(&self, s: &GomokuState, color: u8) -> Vec<Move> {
-        let board = &s.board;
-        self.game
-            .points()
-            .iter()
-            .map(|&p| usize::from(p))
-            .filter(|&p| board.near[p] > 0 && board.cells[p] == EMPTY)
-            .filter(|&p| self.game.patterns(board, p, color).contains(&Pattern::Five))
-            .map(|p| self.game.move_of_index(p))
-            .collect()
+        s.threats.flagged(color, Flag::Five).map(|p| self.game.move_of_index(p)).collect()
     }
 
     /// The points where `color` completes a five on the four lines through `center`.
@@ -138,25 +131,18 @@ impl<'g> VcfSolver<'g> {
     /// The attacker's legal four-making moves (or only the block of the defender's single five point), the most
     /// promising first.
     fn candidates(&self, s: &GomokuState, defender_fives: &[Move]) -> Vec<Move> {
-        let board = &s.board;
+        let threats = &s.threats;
         let attacker = color_of(s.side);
         let mut scored: Vec<(i32, Move)> = Vec::new();
         let mut consider = |p: usize| {
-            let lines = self.game.patterns(board, p, attacker);
-            if !lines.iter().any(|l| l.is_four()) || self.game.forbidden(board, p, attacker).is_some() {
+            if !threats.has(p, attacker, Flag::Four) || !self.game.legal_for(s, p, attacker) {
                 return;
             }
-            let weight = lines.iter().map(|&l| l as i32 * l as i32).sum();
+            let weight = threats.lines(p, attacker).iter().map(|&l| l as i32 * l as i32).sum();
             scored.push((weight, self.game.move_of_index(p)));
         };
         match defender_fives {
-            [] => self
-                .game
-                .points()
-                .iter()
-                .map(|&p| usize::from(p))
-                .filter(|&p| board.near[p] > 0 && board.cells[p] == EMPTY)
-                .for_each(&mut consider),
+            [] => threats.flagged(attacker, Flag::Four).for_each(&mut consider),
             [only] => consider(only.index()),
             _ => {}
         }
@@ -192,14 +178,11 @@ impl<'g> VcfSolver<'g> {
         let game = self.game;
         let mut first_line = None;
         for &d in defences {
-            if game.win_rule() == WinRule::Renju
-                && s.side == Player::First
-                && game.forbidden(&s.board, d, BLACK).is_some()
-            {
+            if s.side == Player::First && !game.legal_for(s, d, BLACK) {
                 continue;
             }
             let block = game.move_of_index(d);
-            game.make(s, block);
+            let undo = game.make(s, block);
             let line = if s.outcome.is_some() {
                 None
             } else {
@@ -207,7 +190,7 @@ impl<'g> VcfSolver<'g> {
                     self.five_points_near(s, d, 3 - attacker).into_iter().map(|q| game.move_of_index(q)).collect();
                 self.attack(s, budget, &threats)
             };
-            game.unmake(s, block, ());
+            game.unmake(s, block, undo);
             let rest = line?;
             first_line.get_or_insert_with(|| [vec![block], rest].concat());
         }
@@ -218,7 +201,7 @@ impl<'g> VcfSolver<'g> {
     fn try_four(&mut self, s: &mut GomokuState, m: Move, budget: u32) -> Option<Vec<Move>> {
         let game = self.game;
         let attacker = color_of(s.side);
-        game.make(s, m);
+        let undo = game.make(s, m);
         let result = if let Some(outcome) = s.outcome {
             (outcome.result == tabula_core::GameResult::Win(s.side.opponent())).then(|| vec![m])
         } else {
@@ -227,7 +210,7 @@ impl<'g> VcfSolver<'g> {
             let forbidden_only = game.win_rule() == WinRule::Renju
                 && s.side == Player::First
                 && !defences.is_empty()
-                && defences.iter().all(|&d| game.forbidden(&s.board, d, BLACK).is_some());
+                && defences.iter().all(|&d| !game.legal_for(s, d, BLACK));
             if fives.is_empty() {
                 None
             } else if forbidden_only && fives.len() == 1 {
@@ -241,7 +224,7 @@ impl<'g> VcfSolver<'g> {
                 None
             }
         };
-        game.unmake(s, m, ());
+        game.unmake(s, m, undo);
         result
     }
 }

@@ -1,0 +1,111 @@
+//! The threat cache against a from-scratch recompute: on random positions under every win rule and several board
+//! sizes, the cached patterns, values and flags of every point and the totals and counts over the candidate area
+//! equal what a direct scan of the board finds, also along sequences of moves taken back one by one.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tabula_core::{Evaluator, Game};
+use tabula_games::gomoku::patterns::{BLACK, EMPTY, Pattern, WHITE};
+use tabula_games::gomoku::threats::{Flag, makes_open_four, point_value};
+use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule};
+
+const FLAGS: [Flag; 4] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
+
+/// Compares the cache of `state` with a scan of its board.
+fn check_against_scan(game: &Gomoku, state: &GomokuState) {
+    let board = state.board();
+    let threats = state.threats();
+    assert_eq!(*threats, game.rebuild_threats(state), "the cache is a function of the board");
+    for color in [BLACK, WHITE] {
+        let mut total = 0;
+        let mut flagged: [Vec<usize>; 4] = Default::default();
+        for &p in game.points() {
+            let p = usize::from(p);
+            let lines = game.patterns(board, p, color);
+            assert_eq!(*threats.lines(p, color), lines);
+            assert_eq!(threats.value(p, color), point_value(&lines));
+            let empty = board.cells[p] == EMPTY;
+            let forbidden = empty && game.forbidden(board, p, color).is_some();
+            let expected = [
+                lines.contains(&Pattern::Five),
+                lines.iter().any(|l| l.is_four()),
+                makes_open_four(&lines),
+                threats.has(p, color, Flag::Forbiddable),
+            ];
+            for (i, &flag) in FLAGS.iter().enumerate() {
+                assert_eq!(threats.has(p, color, flag), expected[i], "{flag:?} at {p}");
+            }
+            assert!(!forbidden || threats.has(p, color, Flag::Forbiddable), "a forbidden point is flagged");
+            if empty {
+                assert_eq!(game.legal_for(state, p, color), !forbidden, "legality at {p}");
+            }
+            let candidate = empty && board.near[p] > 0;
+            assert_eq!(threats.is_candidate(p), candidate);
+            if candidate {
+                total += point_value(&lines);
+                for (i, list) in flagged.iter_mut().enumerate() {
+                    if expected[i] {
+                        list.push(p);
+                    }
+                }
+            }
+        }
+        assert_eq!(threats.total(color), total, "total for colour {color}");
+        for (i, &flag) in FLAGS.iter().enumerate() {
+            assert_eq!(threats.flagged(color, flag).collect::<Vec<_>>(), flagged[i], "{flag:?} points");
+            assert_eq!(threats.count(color, flag) as usize, flagged[i].len(), "{flag:?} count");
+        }
+    }
+}
+
+/// A random move, most often one the engine would consider (so threats arise), else any legal move.
+fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut StdRng) -> Move {
+    let mut moves = Vec::new();
+    if rng.random_bool(0.8) {
+        GomokuEvaluator.search_moves(game, state, &mut moves);
+    }
+    if moves.is_empty() {
+        game.legal_moves(state, &mut moves);
+    }
+    moves[rng.random_range(0..moves.len())]
+}
+
+/// Plays random games, checking the cache after every move and along short sequences taken back.
+fn random_games(game: &Gomoku, games: usize, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..games {
+        let mut state = game.initial_state();
+        check_against_scan(game, &state);
+        while game.outcome(&state).is_none() {
+            let mut line = Vec::new();
+            let mut undos = Vec::new();
+            let mut before = Vec::new();
+            for _ in 0..rng.random_range(1..=6) {
+                if game.outcome(&state).is_some() {
+                    break;
+                }
+                let mv = random_move(game, &state, &mut rng);
+                before.push(state.clone());
+                undos.push(game.make(&mut state, mv));
+                check_against_scan(game, &state);
+                line.push(mv);
+            }
+            for _ in 1..line.len() {
+                let mv = line.pop().expect("a move");
+                game.unmake(&mut state, mv, undos.pop().expect("an undo"));
+                assert_eq!(state, before.pop().expect("a state"), "unmake restores the state and its cache");
+            }
+        }
+    }
+}
+
+#[test]
+fn cache_matches_a_scan_under_every_rule_and_size() {
+    for (i, rule) in WinRule::ALL.into_iter().enumerate() {
+        let sizes: &[usize] = if rule == WinRule::Renju { &[15] } else { &[7, 10, 15, 19] };
+        for &size in sizes {
+            let game = Gomoku::new(size, rule).expect("rules");
+            random_games(&game, if size <= 10 { 30 } else { 12 }, 31 * i as u64 + size as u64);
+        }
+    }
+}
