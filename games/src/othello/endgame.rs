@@ -6,11 +6,13 @@
 //! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
 //! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply quick estimate).
 //! With fewer, the same without the table. With the last [`SHALLOW`]: no move generation at all, the empties tried
-//! in parity order (odd quadrants first), and the last empty scored by counting flips alone. Scores are final disc
+//! in parity order (odd quadrants first) and skipped at once when no opponent disc is next to them; from four
+//! empties the squares are taken out once and handed down (`solve4`, `solve3`, `solve2`), and the last empty is
+//! scored by counting flips alone. Scores are final disc
 //! margins (empties to the winner) from the view of the side to move, negated for anti-Othello.
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::bitboard::{flips, frontier_empties, moves, stable};
+use super::bitboard::{NEIGHBOURS, flips, frontier_empties, moves, stable};
 
 /// Empties at or below which the parity-ordered search without move generation takes over.
 const SHALLOW: u32 = 6;
@@ -340,16 +342,12 @@ macro_rules! tiers {
             best
         }
 
-        /// The last few empties: no move generation, empties in odd quadrants first.
+        /// Five or six empties: no move generation, empties in odd quadrants first.
         $(#[$attr])*
         fn shallow(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
             let empty = !(p | o);
-            if empty.count_ones() <= 1 {
-                return if empty == 0 {
-                    final_score(p, o, ctx.anti)
-                } else {
-                    last(ctx, p, o, empty.trailing_zeros() as usize)
-                };
+            if empty.count_ones() <= 4 {
+                return solve4(ctx, p, o, alpha, beta, passed);
             }
             ctx.nodes += 1;
             let odd = odd_quadrants(empty);
@@ -359,6 +357,9 @@ macro_rules! tiers {
                 while rest != 0 {
                     let sq = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
+                    if NEIGHBOURS[sq] & o == 0 {
+                        continue;
+                    }
                     let f = flips(p, o, sq);
                     if f == 0 {
                         continue;
@@ -384,20 +385,180 @@ macro_rules! tiers {
             best
         }
 
-        /// The last empty square `sq`: whoever can, plays it; the result needs no search.
+        /// Four empties or fewer: the squares taken out once, those alone in their quadrant first (with four
+        /// empties only the 2-1-1 split needs sorting), then handed down without scanning the board again.
+        $(#[$attr])*
+        fn solve4(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+            let empty = !(p | o);
+            match empty.count_ones() {
+                0 => return final_score(p, o, ctx.anti),
+                1 => return last(ctx, p, o, empty.trailing_zeros() as usize),
+                2 => {
+                    let x1 = empty.trailing_zeros() as usize;
+                    return solve2(ctx, p, o, alpha, beta, x1, (empty & (empty - 1)).trailing_zeros() as usize);
+                }
+                3 => return solve3(ctx, p, o, alpha, beta, squares3(empty)),
+                _ => {}
+            }
+            ctx.nodes += 1;
+            let odd = odd_quadrants(empty);
+            let mut xs = [0usize; 4];
+            let mut k = 0;
+            for group in [empty & odd, empty & !odd] {
+                let mut rest = group;
+                while rest != 0 {
+                    xs[k] = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    k += 1;
+                }
+            }
+            let mut best = -INF;
+            for i in 0..4 {
+                let sq = xs[i];
+                if NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let others = match i {
+                    0 => [xs[1], xs[2], xs[3]],
+                    1 => [xs[0], xs[2], xs[3]],
+                    2 => [xs[0], xs[1], xs[3]],
+                    _ => [xs[0], xs[1], xs[2]],
+                };
+                let value = -solve3(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, others);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+            if best == -INF {
+                if passed {
+                    return final_score(p, o, ctx.anti);
+                }
+                return -solve4(ctx, o, p, -beta, -alpha, true);
+            }
+            best
+        }
+
+        /// Three empties `xs`: the one alone in its quadrant first.
+        $(#[$attr])*
+        fn solve3(ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32, xs: [usize; 3]) -> i32 {
+            ctx.nodes += 1;
+            let [x1, x2, x3] = parity_order(xs);
+            let mut best = -INF;
+            let mut alpha = alpha;
+            for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+                if NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let value = -solve2(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+            if best > -INF {
+                return best;
+            }
+            // A pass: the opponent tries the same squares; if neither can move, the game is over.
+            let mut worst = INF;
+            let mut beta = beta;
+            for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+                if NEIGHBOURS[sq] & p == 0 {
+                    continue;
+                }
+                let f = flips(o, p, sq);
+                if f == 0 {
+                    continue;
+                }
+                let value = solve2(ctx, p ^ f, o ^ f ^ (1 << sq), alpha, beta, a, b);
+                if value < worst {
+                    worst = value;
+                    if value < beta {
+                        beta = value;
+                        if value <= alpha {
+                            return worst;
+                        }
+                    }
+                }
+            }
+            if worst < INF { worst } else { final_score(p, o, ctx.anti) }
+        }
+
+        /// Two empties `x1` and `x2`.
+        $(#[$attr])*
+        fn solve2(ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+            ctx.nodes += 1;
+            let mut best = -INF;
+            if NEIGHBOURS[x1] & o != 0 {
+                let f = flips(p, o, x1);
+                if f != 0 {
+                    best = -last(ctx, o ^ f, p ^ f ^ (1 << x1), x2);
+                    if best >= beta {
+                        return best;
+                    }
+                }
+            }
+            if NEIGHBOURS[x2] & o != 0 {
+                let f = flips(p, o, x2);
+                if f != 0 {
+                    return best.max(-last(ctx, o ^ f, p ^ f ^ (1 << x2), x1));
+                }
+            }
+            if best > -INF {
+                return best;
+            }
+            // A pass: the opponent tries both squares; if neither can move, the game is over.
+            let mut worst = INF;
+            if NEIGHBOURS[x1] & p != 0 {
+                let f = flips(o, p, x1);
+                if f != 0 {
+                    worst = last(ctx, p ^ f, o ^ f ^ (1 << x1), x2);
+                    if worst <= alpha {
+                        return worst;
+                    }
+                }
+            }
+            if NEIGHBOURS[x2] & p != 0 {
+                let f = flips(o, p, x2);
+                if f != 0 {
+                    return worst.min(last(ctx, p ^ f, o ^ f ^ (1 << x2), x1));
+                }
+            }
+            if worst < INF { worst } else { final_score(p, o, ctx.anti) }
+        }
+
+        /// The last empty square `sq`: whoever can, plays it; the result needs no search, only a count of flips.
         $(#[$attr])*
         fn last(ctx: &mut Context, p: u64, o: u64, sq: usize) -> i32 {
             ctx.nodes += 1;
-            let bit = 1u64 << sq;
-            let f = flips(p, o, sq);
-            if f != 0 {
-                return final_score(p | f | bit, o ^ f, ctx.anti);
-            }
-            let f = flips(o, p, sq);
-            if f != 0 {
-                return final_score(p ^ f, o | f | bit, ctx.anti);
-            }
-            final_score(p, o, ctx.anti)
+            // With one empty, the board's margin before the move is `2 * |p| - 63`.
+            let before = 2 * p.count_ones() as i32 - 63;
+            let gained = flips(p, o, sq).count_ones() as i32;
+            let diff = if gained != 0 {
+                before + 2 * gained + 1
+            } else {
+                let lost = flips(o, p, sq).count_ones() as i32;
+                if lost != 0 { before - 2 * lost - 1 } else if before > 0 { before + 1 } else { before - 1 }
+            };
+            if ctx.anti { -diff } else { diff }
         }
     };
 }
@@ -424,6 +585,34 @@ fn corner_stability(p: u64) -> i32 {
         | ((0x0000_0000_0000_0081 & p) << 8)
         | ((0x8100_0000_0000_0000 & p) >> 8);
     ((next_to_corners | CORNERS) & p).count_ones() as i32
+}
+
+/// The quadrant (0-3) of a square.
+#[inline(always)]
+fn quadrant(sq: usize) -> usize {
+    (sq >> 5 & 1) << 1 | (sq >> 2 & 1)
+}
+
+/// The three squares of `empty` (which has exactly three), lowest first.
+#[inline(always)]
+fn squares3(empty: u64) -> [usize; 3] {
+    let x1 = empty.trailing_zeros() as usize;
+    let rest = empty & (empty - 1);
+    let x2 = rest.trailing_zeros() as usize;
+    [x1, x2, (rest & (rest - 1)).trailing_zeros() as usize]
+}
+
+/// Three empties with the one alone in its quadrant (when the others share one) first.
+#[inline(always)]
+fn parity_order([x1, x2, x3]: [usize; 3]) -> [usize; 3] {
+    let (q1, q2, q3) = (quadrant(x1), quadrant(x2), quadrant(x3));
+    if q1 == q2 && q1 != q3 {
+        [x3, x1, x2]
+    } else if q1 == q3 && q1 != q2 {
+        [x2, x1, x3]
+    } else {
+        [x1, x2, x3]
+    }
 }
 
 /// The empties lying in quadrants with an odd number of empties.
@@ -482,6 +671,69 @@ mod tests {
                 } else {
                     assert_eq!(value, exact, "p={p:#x} o={o:#x} ({a}, {b})");
                 }
+            }
+        }
+    }
+
+    /// Plain negamax over the bitboards: the exact final margin with `p` to move.
+    fn reference(p: u64, o: u64, anti: bool, passed: bool) -> i32 {
+        let legal = moves(p, o);
+        if legal == 0 {
+            return if passed { final_score(p, o, anti) } else { -reference(o, p, anti, true) };
+        }
+        let mut best = -INF;
+        let mut rest = legal;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            best = best.max(-reference(o ^ f, p ^ f ^ (1 << sq), anti, false));
+        }
+        best
+    }
+
+    /// Random discs on a board with `empties` empty squares (any position, not necessarily reachable).
+    fn random_board(next: &mut impl FnMut() -> u64, empties: u32) -> (u64, u64) {
+        let mut empty = 0u64;
+        while empty.count_ones() < empties {
+            empty |= 1 << (next() % 64);
+        }
+        let mask = next();
+        (!empty & mask, !empty & !mask)
+    }
+
+    /// The tiers for the last six empties must give the exact value inside the window and a correct bound outside
+    /// it, passes and wipe-outs included.
+    #[test]
+    fn last_empties_agree_with_plain_negamax() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for i in 0..20_000 {
+            let empties = 1 + i % SHALLOW;
+            let (mut p, mut o) = random_board(&mut next, empties);
+            if i % 5 == 0 {
+                // Few discs for one side, so that passes and wipe-outs happen.
+                let keep = next() & next();
+                (p, o) = (p | (o & !keep), o & keep);
+            }
+            let anti = i % 7 == 0;
+            let exact = reference(p, o, anti, false);
+            let alpha = (next() % 130) as i32 - 65;
+            let beta = if i % 2 == 0 { alpha + 1 } else { alpha + 1 + (next() % 60) as i32 };
+            let mut ctx = Context { anti, nodes: 0 };
+            let value = portable::search(&Solver::new(1), &mut ctx, p, o, alpha, beta, false);
+            let context = format!("p={p:#x} o={o:#x} anti={anti} ({alpha}, {beta}): {value} vs {exact}");
+            if value <= alpha {
+                assert!(exact <= value, "{context}");
+            } else if value >= beta {
+                assert!(exact >= value, "{context}");
+            } else {
+                assert_eq!(value, exact, "{context}");
             }
         }
     }
