@@ -4,7 +4,8 @@
 //! Edax. With many empties: principal-variation search, a transposition table of bounds (from
 //! [`TABLE_MIN`] empties; enhanced transposition cutoffs from [`ETC_MIN`]), a stability cutoff (the opponent's
 //! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
-//! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply quick estimate).
+//! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply search with the
+//! play evaluator's features and tuned weights instead of the last three).
 //! With fewer, the same without the table. With the last [`SHALLOW`]: no move generation at all, the empties tried
 //! in parity order (odd quadrants first) and skipped at once when no opponent disc is next to them; from four
 //! empties the squares are taken out once and handed down (`solve4`, `solve3`, `solve2`), and the last empty is
@@ -13,6 +14,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bitboard::{NEIGHBOURS, flips, frontier_empties, moves, stable};
+use super::eval::Weights;
 
 /// Empties at or below which the parity-ordered search without move generation takes over.
 const SHALLOW: u32 = 6;
@@ -23,11 +25,11 @@ const TABLE_MIN: u32 = 8;
 /// Empties from which children are looked up in the table before any is searched.
 const ETC_MIN: u32 = 12;
 
-/// Empties from which the ordering also counts the mover's own moves after the move.
-const SORT_MIN: u32 = 12;
+/// Empties from which moves are ordered by a two-ply look with the play evaluator's features.
+const EVAL_SORT_MIN: u32 = 12;
 
-/// Empties from which moves are ordered by a two-ply look with a quick estimate.
-const EVAL_SORT_MIN: u32 = 16;
+/// More than any quick estimate for ordering (`guess`).
+const GUESS_MAX: i32 = 1 << 20;
 
 /// Empties from which a wide window is solved by a series of null-window searches.
 const WINDOW_MIN: u32 = 12;
@@ -244,7 +246,7 @@ macro_rules! tiers {
             }
 
             // Order: table move, then fastest first (the opponent's weighted mobility), then the opponent's potential
-            // mobility, corner stability and parity; with many empties the mover's own mobility after the move too.
+            // mobility, corner stability and parity; with many empties a two-ply look with the play evaluator instead.
             let parity = odd_quadrants(empty);
             let mut list = [(0usize, 0u64, 0i32); 32];
             let mut count = 0;
@@ -265,13 +267,12 @@ macro_rules! tiers {
                 let score = if Some(sq) == table_move {
                     1 << 30
                 } else if n >= EVAL_SORT_MIN {
-                    -guess(np, no, 1) * 256 - (reply.count_ones() as i32) * 1024
+                    -guess(np, no, 1, -GUESS_MAX, GUESS_MAX) * 8 - (reply.count_ones() as i32) * 1024
                 } else {
                     -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
                         + corner_stability(no) * 64
                         + if parity & (1 << sq) != 0 { 8 } else { 0 }
-                        + if n >= SORT_MIN { ($moves(no, np).count_ones() as i32) * 512 } else { 0 }
                 };
                 list[count] = (sq, f, score);
                 count += 1;
@@ -316,28 +317,50 @@ macro_rules! tiers {
             best
         }
 
-        /// A quick estimate for ordering with many empties: mobility (corners count double), corners and
-        /// potential mobility, looked at `depth` plies ahead, from the view of the owner of `p`.
+        /// A quick estimate for ordering with many empties: the play evaluator's features and weights
+        /// ([`Weights::default`]) at the leaves of an alpha-beta search `depth` plies deep, from the view of the
+        /// owner of `p`.
         $(#[$attr])*
-        fn guess(p: u64, o: u64, depth: u32) -> i32 {
+        fn guess(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
             let legal = $moves(p, o);
             if depth == 0 || legal == 0 {
+                let w = Weights::default();
                 let theirs = $moves(o, p);
                 let empty = !(p | o);
-                let mobility = (legal.count_ones() + (legal & CORNERS).count_ones()) as i32
-                    - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
-                let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+                let mobility = legal.count_ones() as i32 - theirs.count_ones() as i32;
                 let potential =
                     frontier_empties(o, empty).count_ones() as i32 - frontier_empties(p, empty).count_ones() as i32;
-                return mobility * 8 + corners * 40 + potential * 2;
+                let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+                let open = empty & CORNERS;
+                let x = ((open & 0x01) << 9) | ((open & 0x80) << 7) | ((open & 1 << 56) >> 7) | ((open & 1 << 63) >> 9);
+                let c = ((open & 0x0100_0000_0000_0001) << 1)
+                    | ((open & 0x8000_0000_0000_0080) >> 1)
+                    | ((open & 0x81) << 8)
+                    | ((open & 0x81 << 56) >> 8);
+                let x_squares = (p & x).count_ones() as i32 - (o & x).count_ones() as i32;
+                let c_squares = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+                let anchored = corner_stability(p) - corner_stability(o) - corners;
+                return w.mobility * mobility + w.potential_mobility * potential + w.corner * corners
+                    - w.x_square * x_squares
+                    - w.c_square * c_squares
+                    + w.stable * anchored;
             }
-            let mut best = -INF * 100;
+            let mut best = -GUESS_MAX;
             let mut rest = legal;
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let f = flips(p, o, sq);
-                best = best.max(-guess(o ^ f, p ^ f ^ (1 << sq), depth - 1));
+                let value = -guess(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            break;
+                        }
+                    }
+                }
             }
             best
         }
