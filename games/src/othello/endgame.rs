@@ -166,6 +166,20 @@ impl Solver {
         portable::search(self, ctx, p, o, alpha, beta, false)
     }
 
+    /// Starts loading the table entry of `key` into the cache, so that a later [`Self::probe`] does not wait.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot = &self.table[key as usize & (self.table.len() - 1)];
+            // SAFETY: SSE is part of the x86-64 baseline, and a prefetch never faults whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr().cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     fn probe(&self, key: u64) -> Option<Bounds> {
         let slot = &self.table[key as usize & (self.table.len() - 1)];
         let data = slot[1].load(Ordering::Relaxed);
@@ -212,6 +226,11 @@ macro_rules! tiers {
                 return shallow(ctx, p, o, alpha, beta, passed);
             }
             ctx.nodes += 1;
+            let use_table = n >= TABLE_MIN;
+            let key = if use_table { key_of(p, o) } else { 0 };
+            if use_table {
+                solver.prefetch(key);
+            }
             let legal = $moves(p, o);
             if legal == 0 {
                 if passed {
@@ -221,8 +240,6 @@ macro_rules! tiers {
             }
 
             // The table: a stored bound may settle the node; its best move goes first.
-            let use_table = n >= TABLE_MIN;
-            let key = if use_table { key_of(p, o) } else { 0 };
             let mut table_move = None;
             if use_table && let Some(b) = solver.probe(key) {
                 if b.lower >= beta {
@@ -249,6 +266,7 @@ macro_rules! tiers {
             // mobility, corner stability and parity; with many empties a two-ply look with the play evaluator instead.
             let parity = odd_quadrants(empty);
             let mut list = [(0usize, 0u64, 0i32); 32];
+            let mut keys = [0u64; 32];
             let mut count = 0;
             let mut rest = legal;
             while rest != 0 {
@@ -256,12 +274,10 @@ macro_rules! tiers {
                 rest &= rest - 1;
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-                // Enhanced transposition cutoff: a child already known bad enough for the opponent settles the node.
-                if n >= ETC_MIN
-                    && let Some(child) = solver.probe(key_of(np, no))
-                    && -child.upper >= beta
-                {
-                    return -child.upper;
+                // The children's entries load while the moves are ordered, for the transposition cutoff below.
+                if n >= ETC_MIN {
+                    keys[count] = key_of(np, no);
+                    solver.prefetch(keys[count]);
                 }
                 let reply = $moves(np, no);
                 let score = if Some(sq) == table_move {
@@ -276,6 +292,16 @@ macro_rules! tiers {
                 };
                 list[count] = (sq, f, score);
                 count += 1;
+            }
+            // Enhanced transposition cutoff: a child already known bad enough for the opponent settles the node.
+            if n >= ETC_MIN {
+                for &key in &keys[..count] {
+                    if let Some(child) = solver.probe(key)
+                        && -child.upper >= beta
+                    {
+                        return -child.upper;
+                    }
+                }
             }
 
             let original_alpha = alpha;
