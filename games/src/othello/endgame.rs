@@ -1,16 +1,20 @@
 //! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
 //!
 //! A wide window with many empties is narrowed by null-window searches only ([`WINDOW_MIN`]). Three tiers, as in
-//! Edax. With many empties: principal-variation search, a transposition table of bounds (from
-//! [`TABLE_MIN`] empties; enhanced transposition cutoffs from [`ETC_MIN`]), a stability cutoff (the opponent's
-//! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
-//! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply search with the
-//! play evaluator's features and tuned weights instead of the last three).
-//! With fewer, the same without the table. With the last [`SHALLOW`]: no move generation at all, the empties tried
-//! in parity order (odd quadrants first) and skipped at once when no opponent disc is next to them; from four
-//! empties the squares are taken out once and handed down (`solve4`, `solve3`, `solve2`), and the last empty is
-//! scored by counting flips alone. Scores are final disc
-//! margins (empties to the winner) from the view of the side to move, negated for anti-Othello.
+//! Edax:
+//! - Many empties: principal-variation search; a transposition table of bounds and best moves from
+//!   [`TABLE_MIN`] empties, its entry prefetched before move generation; enhanced transposition cutoffs from
+//!   [`ETC_MIN`] (the children's entries prefetched while the moves are ordered); a stability cutoff (the
+//!   opponent's stable discs bound the result). Moves are ordered table move first, then fastest first (the
+//!   opponent's weighted mobility after the move, then potential mobility, corner stability and parity); from
+//!   [`EVAL_SORT_MIN`] empties by a two-ply look with the play evaluator's features and tuned weights, plus the
+//!   opponent's mobility.
+//! - The last [`SHALLOW`] empties: no move generation, the empties tried in parity order (odd quadrants first) and
+//!   skipped at once when no opponent disc is next to them, and the stability cutoff; from four empties the squares
+//!   are taken out once and handed down (`solve3` and `solve2`, each trying the opponent's moves on a pass), and the last empty is scored by counting flips alone.
+//!
+//! Scores are final disc margins (empties to the winner) from the view of the side to move, negated for
+//! anti-Othello.
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bitboard::{NEIGHBOURS, flips, frontier_empties, moves, stable};
@@ -253,13 +257,8 @@ macro_rules! tiers {
                 beta = beta.min(b.upper);
             }
 
-            // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
-            let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
-            if alpha >= 64 - 2 * keeper.count_ones() as i32 {
-                let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
-                if bound <= alpha {
-                    return bound;
-                }
+            if let Some(bound) = stability_cutoff(p, o, alpha, ctx.anti) {
+                return bound;
             }
 
             // Order: table move, then fastest first (the opponent's weighted mobility), then the opponent's potential
@@ -391,55 +390,14 @@ macro_rules! tiers {
             best
         }
 
-        /// Five or six empties: no move generation, empties in odd quadrants first.
+        /// The last few empties: no move generation, the squares taken out once, those in odd quadrants first
+        /// (with four empties only the 2-1-1 split needs sorting), and from four empties handed down without
+        /// scanning the board again.
         $(#[$attr])*
         fn shallow(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
             let empty = !(p | o);
-            if empty.count_ones() <= 4 {
-                return solve4(ctx, p, o, alpha, beta, passed);
-            }
-            ctx.nodes += 1;
-            let odd = odd_quadrants(empty);
-            let mut best = -INF;
-            for group in [empty & odd, empty & !odd] {
-                let mut rest = group;
-                while rest != 0 {
-                    let sq = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    if NEIGHBOURS[sq] & o == 0 {
-                        continue;
-                    }
-                    let f = flips(p, o, sq);
-                    if f == 0 {
-                        continue;
-                    }
-                    let value = -shallow(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
-                    if value > best {
-                        best = value;
-                        if value > alpha {
-                            alpha = value;
-                            if value >= beta {
-                                return best;
-                            }
-                        }
-                    }
-                }
-            }
-            if best == -INF {
-                if passed {
-                    return final_score(p, o, ctx.anti);
-                }
-                return -shallow(ctx, o, p, -beta, -alpha, true);
-            }
-            best
-        }
-
-        /// Four empties or fewer: the squares taken out once, those alone in their quadrant first (with four
-        /// empties only the 2-1-1 split needs sorting), then handed down without scanning the board again.
-        $(#[$attr])*
-        fn solve4(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-            let empty = !(p | o);
-            match empty.count_ones() {
+            let n = empty.count_ones() as usize;
+            match n {
                 0 => return final_score(p, o, ctx.anti),
                 1 => return last(ctx, p, o, empty.trailing_zeros() as usize),
                 2 => {
@@ -450,8 +408,13 @@ macro_rules! tiers {
                 _ => {}
             }
             ctx.nodes += 1;
+            if n > 4
+                && let Some(bound) = stability_cutoff(p, o, alpha, ctx.anti)
+            {
+                return bound;
+            }
             let odd = odd_quadrants(empty);
-            let mut xs = [0usize; 4];
+            let mut xs = [0usize; SHALLOW as usize];
             let mut k = 0;
             for group in [empty & odd, empty & !odd] {
                 let mut rest = group;
@@ -462,7 +425,7 @@ macro_rules! tiers {
                 }
             }
             let mut best = -INF;
-            for i in 0..4 {
+            for i in 0..n {
                 let sq = xs[i];
                 if NEIGHBOURS[sq] & o == 0 {
                     continue;
@@ -471,13 +434,17 @@ macro_rules! tiers {
                 if f == 0 {
                     continue;
                 }
-                let others = match i {
-                    0 => [xs[1], xs[2], xs[3]],
-                    1 => [xs[0], xs[2], xs[3]],
-                    2 => [xs[0], xs[1], xs[3]],
-                    _ => [xs[0], xs[1], xs[2]],
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let value = if n == 4 {
+                    // The other three squares: the first takes the place of the one played.
+                    let mut others = [xs[1], xs[2], xs[3]];
+                    if i > 0 {
+                        others[i - 1] = xs[0];
+                    }
+                    -solve3(ctx, np, no, -beta, -alpha, others)
+                } else {
+                    -shallow(ctx, np, no, -beta, -alpha, false)
                 };
-                let value = -solve3(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, others);
                 if value > best {
                     best = value;
                     if value > alpha {
@@ -492,7 +459,7 @@ macro_rules! tiers {
                 if passed {
                     return final_score(p, o, ctx.anti);
                 }
-                return -solve4(ctx, o, p, -beta, -alpha, true);
+                return -shallow(ctx, o, p, -beta, -alpha, true);
             }
             best
         }
@@ -501,9 +468,18 @@ macro_rules! tiers {
         $(#[$attr])*
         fn solve3(ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32, xs: [usize; 3]) -> i32 {
             ctx.nodes += 1;
-            let [x1, x2, x3] = parity_order(xs);
+            let xs = parity_order(xs);
+            if let Some(value) = moves3(ctx, p, o, alpha, beta, xs) {
+                return value;
+            }
+            // A pass: the opponent tries the same squares; if neither can move, the game is over.
+            moves3(ctx, o, p, -beta, -alpha, xs).map_or_else(|| final_score(p, o, ctx.anti), |v| -v)
+        }
+
+        /// The best of the moves of `p` on the three empties `xs`, or `None` when it has none.
+        $(#[$attr])*
+        fn moves3(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, [x1, x2, x3]: [usize; 3]) -> Option<i32> {
             let mut best = -INF;
-            let mut alpha = alpha;
             for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
                 if NEIGHBOURS[sq] & o == 0 {
                     continue;
@@ -518,80 +494,47 @@ macro_rules! tiers {
                     if value > alpha {
                         alpha = value;
                         if value >= beta {
-                            return best;
+                            break;
                         }
                     }
                 }
             }
-            if best > -INF {
-                return best;
-            }
-            // A pass: the opponent tries the same squares; if neither can move, the game is over.
-            let mut worst = INF;
-            let mut beta = beta;
-            for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-                if NEIGHBOURS[sq] & p == 0 {
-                    continue;
-                }
-                let f = flips(o, p, sq);
-                if f == 0 {
-                    continue;
-                }
-                let value = solve2(ctx, p ^ f, o ^ f ^ (1 << sq), alpha, beta, a, b);
-                if value < worst {
-                    worst = value;
-                    if value < beta {
-                        beta = value;
-                        if value <= alpha {
-                            return worst;
-                        }
-                    }
-                }
-            }
-            if worst < INF { worst } else { final_score(p, o, ctx.anti) }
+            (best > -INF).then_some(best)
         }
 
         /// Two empties `x1` and `x2`.
         $(#[$attr])*
         fn solve2(ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
             ctx.nodes += 1;
-            let mut best = -INF;
+            if let Some(value) = moves2(ctx, p, o, beta, x1, x2) {
+                return value;
+            }
+            // A pass: the opponent tries both squares; if neither can move, the game is over.
+            moves2(ctx, o, p, -alpha, x1, x2).map_or_else(|| final_score(p, o, ctx.anti), |v| -v)
+        }
+
+        /// The best of the moves of `p` on the two empties, or `None` when it has none.
+        $(#[$attr])*
+        fn moves2(ctx: &mut Context, p: u64, o: u64, beta: i32, x1: usize, x2: usize) -> Option<i32> {
+            let mut best = None;
             if NEIGHBOURS[x1] & o != 0 {
                 let f = flips(p, o, x1);
                 if f != 0 {
-                    best = -last(ctx, o ^ f, p ^ f ^ (1 << x1), x2);
-                    if best >= beta {
-                        return best;
+                    let value = -last(ctx, o ^ f, p ^ f ^ (1 << x1), x2);
+                    if value >= beta {
+                        return Some(value);
                     }
+                    best = Some(value);
                 }
             }
             if NEIGHBOURS[x2] & o != 0 {
                 let f = flips(p, o, x2);
                 if f != 0 {
-                    return best.max(-last(ctx, o ^ f, p ^ f ^ (1 << x2), x1));
+                    let value = -last(ctx, o ^ f, p ^ f ^ (1 << x2), x1);
+                    return Some(best.map_or(value, |b: i32| b.max(value)));
                 }
             }
-            if best > -INF {
-                return best;
-            }
-            // A pass: the opponent tries both squares; if neither can move, the game is over.
-            let mut worst = INF;
-            if NEIGHBOURS[x1] & p != 0 {
-                let f = flips(o, p, x1);
-                if f != 0 {
-                    worst = last(ctx, p ^ f, o ^ f ^ (1 << x1), x2);
-                    if worst <= alpha {
-                        return worst;
-                    }
-                }
-            }
-            if NEIGHBOURS[x2] & p != 0 {
-                let f = flips(o, p, x2);
-                if f != 0 {
-                    return worst.min(last(ctx, p ^ f, o ^ f ^ (1 << x2), x1));
-                }
-            }
-            if worst < INF { worst } else { final_score(p, o, ctx.anti) }
+            best
         }
 
         /// The last empty square `sq`: whoever can, plays it; the result needs no search, only a count of flips.
@@ -624,6 +567,19 @@ mod x86 {
     use super::super::bitboard::moves_avx2;
     use super::*;
     tiers!(moves_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+}
+
+/// The stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin, so a
+/// bound at or below `alpha` settles the node. The stable discs are only counted when the opponent's disc count
+/// leaves room for such a bound.
+#[inline(always)]
+fn stability_cutoff(p: u64, o: u64, alpha: i32, anti: bool) -> Option<i32> {
+    let (keeper, other) = if anti { (p, o) } else { (o, p) };
+    if alpha < 64 - 2 * keeper.count_ones() as i32 {
+        return None;
+    }
+    let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 /// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
@@ -674,16 +630,20 @@ fn odd_quadrants(empty: u64) -> u64 {
 mod tests {
     use super::*;
 
-    /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
-    #[test]
-    fn zero_windows_agree_with_a_full_window_search() {
-        let mut seed = 0x5DEE_CE66_D1CE_4E5B_u64;
-        let mut next = move || {
+    /// A deterministic xorshift generator for random positions.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
+    #[test]
+    fn zero_windows_agree_with_a_full_window_search() {
+        let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
         for _ in 0..40 {
             let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
             let target = WINDOW_MIN + (next() % 3) as u32;
@@ -755,13 +715,7 @@ mod tests {
     /// it, passes and wipe-outs included.
     #[test]
     fn last_empties_agree_with_plain_negamax() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for i in 0..20_000 {
             let empties = 1 + i % SHALLOW;
             let (mut p, mut o) = random_board(&mut next, empties);
