@@ -1,16 +1,24 @@
 //! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
 //!
 //! A wide window with many empties is narrowed by null-window searches only ([`WINDOW_MIN`]). Three tiers, as in
-//! Edax. With many empties: principal-variation search, a transposition table of bounds (from
-//! [`TABLE_MIN`] empties; enhanced transposition cutoffs from [`ETC_MIN`]), a stability cutoff (the opponent's
-//! stable discs bound the result), and fastest-first ordering (the opponent's weighted mobility after the move,
-//! then potential mobility, corner stability and parity; from [`EVAL_SORT_MIN`] empties a two-ply quick estimate).
-//! With fewer, the same without the table. With the last [`SHALLOW`]: no move generation at all, the empties tried
-//! in parity order (odd quadrants first), and the last empty scored by counting flips alone. Scores are final disc
-//! margins (empties to the winner) from the view of the side to move, negated for anti-Othello.
+//! Edax:
+//! - Many empties: principal-variation search; a transposition table of bounds and best moves from
+//!   [`TABLE_MIN`] empties, its entry prefetched before move generation; enhanced transposition cutoffs from
+//!   [`ETC_MIN`] (the children's entries prefetched while the moves are ordered); a stability cutoff (the
+//!   opponent's stable discs bound the result). Moves are ordered table move first, then fastest first (the
+//!   opponent's weighted mobility after the move, then potential mobility, corner stability and parity); from
+//!   [`EVAL_SORT_MIN`] empties by a two-ply look with the play evaluator's features and tuned weights, plus the
+//!   opponent's mobility.
+//! - The last [`SHALLOW`] empties: no move generation, the empties tried in parity order (odd quadrants first) and
+//!   skipped at once when no opponent disc is next to them, and the stability cutoff; from four empties the squares
+//!   are taken out once and handed down (`solve3` and `solve2`, each trying the opponent's moves on a pass), and the last empty is scored by counting flips alone.
+//!
+//! Scores are final disc margins (empties to the winner) from the view of the side to move, negated for
+//! anti-Othello.
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::bitboard::{flips, frontier_empties, moves, stable};
+use super::bitboard::{NEIGHBOURS, flips, frontier_empties, moves, stable};
+use super::eval::Weights;
 
 /// Empties at or below which the parity-ordered search without move generation takes over.
 const SHALLOW: u32 = 6;
@@ -21,11 +29,11 @@ const TABLE_MIN: u32 = 8;
 /// Empties from which children are looked up in the table before any is searched.
 const ETC_MIN: u32 = 12;
 
-/// Empties from which the ordering also counts the mover's own moves after the move.
-const SORT_MIN: u32 = 12;
+/// Empties from which moves are ordered by a two-ply look with the play evaluator's features.
+const EVAL_SORT_MIN: u32 = 12;
 
-/// Empties from which moves are ordered by a two-ply look with a quick estimate.
-const EVAL_SORT_MIN: u32 = 16;
+/// More than any quick estimate for ordering (`guess`).
+const GUESS_MAX: i32 = 1 << 20;
 
 /// Empties from which a wide window is solved by a series of null-window searches.
 const WINDOW_MIN: u32 = 12;
@@ -162,6 +170,20 @@ impl Solver {
         portable::search(self, ctx, p, o, alpha, beta, false)
     }
 
+    /// Starts loading the table entry of `key` into the cache, so that a later [`Self::probe`] does not wait.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot = &self.table[key as usize & (self.table.len() - 1)];
+            // SAFETY: SSE is part of the x86-64 baseline, and a prefetch never faults whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr().cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     fn probe(&self, key: u64) -> Option<Bounds> {
         let slot = &self.table[key as usize & (self.table.len() - 1)];
         let data = slot[1].load(Ordering::Relaxed);
@@ -208,6 +230,11 @@ macro_rules! tiers {
                 return shallow(ctx, p, o, alpha, beta, passed);
             }
             ctx.nodes += 1;
+            let use_table = n >= TABLE_MIN;
+            let key = if use_table { key_of(p, o) } else { 0 };
+            if use_table {
+                solver.prefetch(key);
+            }
             let legal = $moves(p, o);
             if legal == 0 {
                 if passed {
@@ -217,8 +244,6 @@ macro_rules! tiers {
             }
 
             // The table: a stored bound may settle the node; its best move goes first.
-            let use_table = n >= TABLE_MIN;
-            let key = if use_table { key_of(p, o) } else { 0 };
             let mut table_move = None;
             if use_table && let Some(b) = solver.probe(key) {
                 if b.lower >= beta {
@@ -232,19 +257,15 @@ macro_rules! tiers {
                 beta = beta.min(b.upper);
             }
 
-            // Stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin.
-            let (keeper, other) = if ctx.anti { (p, o) } else { (o, p) };
-            if alpha >= 64 - 2 * keeper.count_ones() as i32 {
-                let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
-                if bound <= alpha {
-                    return bound;
-                }
+            if let Some(bound) = stability_cutoff(p, o, alpha, ctx.anti) {
+                return bound;
             }
 
             // Order: table move, then fastest first (the opponent's weighted mobility), then the opponent's potential
-            // mobility, corner stability and parity; with many empties the mover's own mobility after the move too.
+            // mobility, corner stability and parity; with many empties a two-ply look with the play evaluator instead.
             let parity = odd_quadrants(empty);
             let mut list = [(0usize, 0u64, 0i32); 32];
+            let mut keys = [0u64; 32];
             let mut count = 0;
             let mut rest = legal;
             while rest != 0 {
@@ -252,27 +273,34 @@ macro_rules! tiers {
                 rest &= rest - 1;
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-                // Enhanced transposition cutoff: a child already known bad enough for the opponent settles the node.
-                if n >= ETC_MIN
-                    && let Some(child) = solver.probe(key_of(np, no))
-                    && -child.upper >= beta
-                {
-                    return -child.upper;
+                // The children's entries load while the moves are ordered, for the transposition cutoff below.
+                if n >= ETC_MIN {
+                    keys[count] = key_of(np, no);
+                    solver.prefetch(keys[count]);
                 }
                 let reply = $moves(np, no);
                 let score = if Some(sq) == table_move {
                     1 << 30
                 } else if n >= EVAL_SORT_MIN {
-                    -guess(np, no, 1) * 256 - (reply.count_ones() as i32) * 1024
+                    -guess(np, no, 1, -GUESS_MAX, GUESS_MAX) * 8 - (reply.count_ones() as i32) * 1024
                 } else {
                     -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
                         + corner_stability(no) * 64
                         + if parity & (1 << sq) != 0 { 8 } else { 0 }
-                        + if n >= SORT_MIN { ($moves(no, np).count_ones() as i32) * 512 } else { 0 }
                 };
                 list[count] = (sq, f, score);
                 count += 1;
+            }
+            // Enhanced transposition cutoff: a child already known bad enough for the opponent settles the node.
+            if n >= ETC_MIN {
+                for &key in &keys[..count] {
+                    if let Some(child) = solver.probe(key)
+                        && -child.upper >= beta
+                    {
+                        return -child.upper;
+                    }
+                }
             }
 
             let original_alpha = alpha;
@@ -314,63 +342,115 @@ macro_rules! tiers {
             best
         }
 
-        /// A quick estimate for ordering with many empties: mobility (corners count double), corners and
-        /// potential mobility, looked at `depth` plies ahead, from the view of the owner of `p`.
+        /// A quick estimate for ordering with many empties: the play evaluator's features and weights
+        /// ([`Weights::default`]) at the leaves of an alpha-beta search `depth` plies deep, from the view of the
+        /// owner of `p`.
         $(#[$attr])*
-        fn guess(p: u64, o: u64, depth: u32) -> i32 {
+        fn guess(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
             let legal = $moves(p, o);
             if depth == 0 || legal == 0 {
+                let w = Weights::default();
                 let theirs = $moves(o, p);
                 let empty = !(p | o);
-                let mobility = (legal.count_ones() + (legal & CORNERS).count_ones()) as i32
-                    - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
-                let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+                let mobility = legal.count_ones() as i32 - theirs.count_ones() as i32;
                 let potential =
                     frontier_empties(o, empty).count_ones() as i32 - frontier_empties(p, empty).count_ones() as i32;
-                return mobility * 8 + corners * 40 + potential * 2;
+                let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+                let open = empty & CORNERS;
+                let x = ((open & 0x01) << 9) | ((open & 0x80) << 7) | ((open & 1 << 56) >> 7) | ((open & 1 << 63) >> 9);
+                let c = ((open & 0x0100_0000_0000_0001) << 1)
+                    | ((open & 0x8000_0000_0000_0080) >> 1)
+                    | ((open & 0x81) << 8)
+                    | ((open & 0x81 << 56) >> 8);
+                let x_squares = (p & x).count_ones() as i32 - (o & x).count_ones() as i32;
+                let c_squares = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+                let anchored = corner_stability(p) - corner_stability(o) - corners;
+                return w.mobility * mobility + w.potential_mobility * potential + w.corner * corners
+                    - w.x_square * x_squares
+                    - w.c_square * c_squares
+                    + w.stable * anchored;
             }
-            let mut best = -INF * 100;
+            let mut best = -GUESS_MAX;
             let mut rest = legal;
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let f = flips(p, o, sq);
-                best = best.max(-guess(o ^ f, p ^ f ^ (1 << sq), depth - 1));
+                let value = -guess(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            break;
+                        }
+                    }
+                }
             }
             best
         }
 
-        /// The last few empties: no move generation, empties in odd quadrants first.
+        /// The last few empties: no move generation, the squares taken out once, those in odd quadrants first
+        /// (with four empties only the 2-1-1 split needs sorting), and from four empties handed down without
+        /// scanning the board again.
         $(#[$attr])*
         fn shallow(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
             let empty = !(p | o);
-            if empty.count_ones() <= 1 {
-                return if empty == 0 {
-                    final_score(p, o, ctx.anti)
-                } else {
-                    last(ctx, p, o, empty.trailing_zeros() as usize)
-                };
+            let n = empty.count_ones() as usize;
+            match n {
+                0 => return final_score(p, o, ctx.anti),
+                1 => return last(ctx, p, o, empty.trailing_zeros() as usize),
+                2 => {
+                    let x1 = empty.trailing_zeros() as usize;
+                    return solve2(ctx, p, o, alpha, beta, x1, (empty & (empty - 1)).trailing_zeros() as usize);
+                }
+                3 => return solve3(ctx, p, o, alpha, beta, squares3(empty)),
+                _ => {}
             }
             ctx.nodes += 1;
+            if n > 4
+                && let Some(bound) = stability_cutoff(p, o, alpha, ctx.anti)
+            {
+                return bound;
+            }
             let odd = odd_quadrants(empty);
-            let mut best = -INF;
+            let mut xs = [0usize; SHALLOW as usize];
+            let mut k = 0;
             for group in [empty & odd, empty & !odd] {
                 let mut rest = group;
                 while rest != 0 {
-                    let sq = rest.trailing_zeros() as usize;
+                    xs[k] = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
-                    let f = flips(p, o, sq);
-                    if f == 0 {
-                        continue;
+                    k += 1;
+                }
+            }
+            let mut best = -INF;
+            for i in 0..n {
+                let sq = xs[i];
+                if NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let value = if n == 4 {
+                    // The other three squares: the first takes the place of the one played.
+                    let mut others = [xs[1], xs[2], xs[3]];
+                    if i > 0 {
+                        others[i - 1] = xs[0];
                     }
-                    let value = -shallow(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, false);
-                    if value > best {
-                        best = value;
-                        if value > alpha {
-                            alpha = value;
-                            if value >= beta {
-                                return best;
-                            }
+                    -solve3(ctx, np, no, -beta, -alpha, others)
+                } else {
+                    -shallow(ctx, np, no, -beta, -alpha, false)
+                };
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            return best;
                         }
                     }
                 }
@@ -384,20 +464,93 @@ macro_rules! tiers {
             best
         }
 
-        /// The last empty square `sq`: whoever can, plays it; the result needs no search.
+        /// Three empties `xs`: the one alone in its quadrant first.
+        $(#[$attr])*
+        fn solve3(ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32, xs: [usize; 3]) -> i32 {
+            ctx.nodes += 1;
+            let xs = parity_order(xs);
+            if let Some(value) = moves3(ctx, p, o, alpha, beta, xs) {
+                return value;
+            }
+            // A pass: the opponent tries the same squares; if neither can move, the game is over.
+            moves3(ctx, o, p, -beta, -alpha, xs).map_or_else(|| final_score(p, o, ctx.anti), |v| -v)
+        }
+
+        /// The best of the moves of `p` on the three empties `xs`, or `None` when it has none.
+        $(#[$attr])*
+        fn moves3(ctx: &mut Context, p: u64, o: u64, mut alpha: i32, beta: i32, [x1, x2, x3]: [usize; 3]) -> Option<i32> {
+            let mut best = -INF;
+            for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+                if NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let value = -solve2(ctx, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            (best > -INF).then_some(best)
+        }
+
+        /// Two empties `x1` and `x2`.
+        $(#[$attr])*
+        fn solve2(ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+            ctx.nodes += 1;
+            if let Some(value) = moves2(ctx, p, o, beta, x1, x2) {
+                return value;
+            }
+            // A pass: the opponent tries both squares; if neither can move, the game is over.
+            moves2(ctx, o, p, -alpha, x1, x2).map_or_else(|| final_score(p, o, ctx.anti), |v| -v)
+        }
+
+        /// The best of the moves of `p` on the two empties, or `None` when it has none.
+        $(#[$attr])*
+        fn moves2(ctx: &mut Context, p: u64, o: u64, beta: i32, x1: usize, x2: usize) -> Option<i32> {
+            let mut best = None;
+            if NEIGHBOURS[x1] & o != 0 {
+                let f = flips(p, o, x1);
+                if f != 0 {
+                    let value = -last(ctx, o ^ f, p ^ f ^ (1 << x1), x2);
+                    if value >= beta {
+                        return Some(value);
+                    }
+                    best = Some(value);
+                }
+            }
+            if NEIGHBOURS[x2] & o != 0 {
+                let f = flips(p, o, x2);
+                if f != 0 {
+                    let value = -last(ctx, o ^ f, p ^ f ^ (1 << x2), x1);
+                    return Some(best.map_or(value, |b: i32| b.max(value)));
+                }
+            }
+            best
+        }
+
+        /// The last empty square `sq`: whoever can, plays it; the result needs no search, only a count of flips.
         $(#[$attr])*
         fn last(ctx: &mut Context, p: u64, o: u64, sq: usize) -> i32 {
             ctx.nodes += 1;
-            let bit = 1u64 << sq;
-            let f = flips(p, o, sq);
-            if f != 0 {
-                return final_score(p | f | bit, o ^ f, ctx.anti);
-            }
-            let f = flips(o, p, sq);
-            if f != 0 {
-                return final_score(p ^ f, o | f | bit, ctx.anti);
-            }
-            final_score(p, o, ctx.anti)
+            // With one empty, the board's margin before the move is `2 * |p| - 63`.
+            let before = 2 * p.count_ones() as i32 - 63;
+            let gained = flips(p, o, sq).count_ones() as i32;
+            let diff = if gained != 0 {
+                before + 2 * gained + 1
+            } else {
+                let lost = flips(o, p, sq).count_ones() as i32;
+                if lost != 0 { before - 2 * lost - 1 } else if before > 0 { before + 1 } else { before - 1 }
+            };
+            if ctx.anti { -diff } else { diff }
         }
     };
 }
@@ -416,6 +569,19 @@ mod x86 {
     tiers!(moves_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
+/// The stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin, so a
+/// bound at or below `alpha` settles the node. The stable discs are only counted when the opponent's disc count
+/// leaves room for such a bound.
+#[inline(always)]
+fn stability_cutoff(p: u64, o: u64, alpha: i32, anti: bool) -> Option<i32> {
+    let (keeper, other) = if anti { (p, o) } else { (o, p) };
+    if alpha < 64 - 2 * keeper.count_ones() as i32 {
+        return None;
+    }
+    let bound = 64 - 2 * stable(keeper, other).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
+}
+
 /// The discs of `p` on corners and on the edge squares next to its corners: a cheap count of stable discs.
 #[inline(always)]
 fn corner_stability(p: u64) -> i32 {
@@ -424,6 +590,34 @@ fn corner_stability(p: u64) -> i32 {
         | ((0x0000_0000_0000_0081 & p) << 8)
         | ((0x8100_0000_0000_0000 & p) >> 8);
     ((next_to_corners | CORNERS) & p).count_ones() as i32
+}
+
+/// The quadrant (0-3) of a square.
+#[inline(always)]
+fn quadrant(sq: usize) -> usize {
+    (sq >> 5 & 1) << 1 | (sq >> 2 & 1)
+}
+
+/// The three squares of `empty` (which has exactly three), lowest first.
+#[inline(always)]
+fn squares3(empty: u64) -> [usize; 3] {
+    let x1 = empty.trailing_zeros() as usize;
+    let rest = empty & (empty - 1);
+    let x2 = rest.trailing_zeros() as usize;
+    [x1, x2, (rest & (rest - 1)).trailing_zeros() as usize]
+}
+
+/// Three empties with the one alone in its quadrant (when the others share one) first.
+#[inline(always)]
+fn parity_order([x1, x2, x3]: [usize; 3]) -> [usize; 3] {
+    let (q1, q2, q3) = (quadrant(x1), quadrant(x2), quadrant(x3));
+    if q1 == q2 && q1 != q3 {
+        [x3, x1, x2]
+    } else if q1 == q3 && q1 != q2 {
+        [x2, x1, x3]
+    } else {
+        [x1, x2, x3]
+    }
 }
 
 /// The empties lying in quadrants with an odd number of empties.
@@ -436,16 +630,20 @@ fn odd_quadrants(empty: u64) -> u64 {
 mod tests {
     use super::*;
 
-    /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
-    #[test]
-    fn zero_windows_agree_with_a_full_window_search() {
-        let mut seed = 0x5DEE_CE66_D1CE_4E5B_u64;
-        let mut next = move || {
+    /// A deterministic xorshift generator for random positions.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
+    #[test]
+    fn zero_windows_agree_with_a_full_window_search() {
+        let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
         for _ in 0..40 {
             let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
             let target = WINDOW_MIN + (next() % 3) as u32;
@@ -482,6 +680,63 @@ mod tests {
                 } else {
                     assert_eq!(value, exact, "p={p:#x} o={o:#x} ({a}, {b})");
                 }
+            }
+        }
+    }
+
+    /// Plain negamax over the bitboards: the exact final margin with `p` to move.
+    fn reference(p: u64, o: u64, anti: bool, passed: bool) -> i32 {
+        let legal = moves(p, o);
+        if legal == 0 {
+            return if passed { final_score(p, o, anti) } else { -reference(o, p, anti, true) };
+        }
+        let mut best = -INF;
+        let mut rest = legal;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            best = best.max(-reference(o ^ f, p ^ f ^ (1 << sq), anti, false));
+        }
+        best
+    }
+
+    /// Random discs on a board with `empties` empty squares (any position, not necessarily reachable).
+    fn random_board(next: &mut impl FnMut() -> u64, empties: u32) -> (u64, u64) {
+        let mut empty = 0u64;
+        while empty.count_ones() < empties {
+            empty |= 1 << (next() % 64);
+        }
+        let mask = next();
+        (!empty & mask, !empty & !mask)
+    }
+
+    /// The tiers for the last six empties must give the exact value inside the window and a correct bound outside
+    /// it, passes and wipe-outs included.
+    #[test]
+    fn last_empties_agree_with_plain_negamax() {
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        for i in 0..20_000 {
+            let empties = 1 + i % SHALLOW;
+            let (mut p, mut o) = random_board(&mut next, empties);
+            if i % 5 == 0 {
+                // Few discs for one side, so that passes and wipe-outs happen.
+                let keep = next() & next();
+                (p, o) = (p | (o & !keep), o & keep);
+            }
+            let anti = i % 7 == 0;
+            let exact = reference(p, o, anti, false);
+            let alpha = (next() % 130) as i32 - 65;
+            let beta = if i % 2 == 0 { alpha + 1 } else { alpha + 1 + (next() % 60) as i32 };
+            let mut ctx = Context { anti, nodes: 0 };
+            let value = portable::search(&Solver::new(1), &mut ctx, p, o, alpha, beta, false);
+            let context = format!("p={p:#x} o={o:#x} anti={anti} ({alpha}, {beta}): {value} vs {exact}");
+            if value <= alpha {
+                assert!(exact <= value, "{context}");
+            } else if value >= beta {
+                assert!(exact >= value, "{context}");
+            } else {
+                assert_eq!(value, exact, "{context}");
             }
         }
     }
