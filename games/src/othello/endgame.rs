@@ -640,30 +640,36 @@ mod tests {
         }
     }
 
+    /// A position reached by random play from the start, down to `empties` empties or the end of the game.
+    fn random_playout(next: &mut impl FnMut() -> u64, empties: u32) -> (u64, u64) {
+        let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+        while (!(p | o)).count_ones() > empties {
+            let legal = moves(p, o);
+            if legal == 0 {
+                if moves(o, p) == 0 {
+                    break;
+                }
+                (p, o) = (o, p);
+                continue;
+            }
+            let mut rest = legal;
+            for _ in 0..next() % u64::from(legal.count_ones()) {
+                rest &= rest - 1;
+            }
+            let sq = rest.trailing_zeros() as usize;
+            let f = flips(p, o, sq);
+            (p, o) = (o ^ f, p ^ f ^ (1 << sq));
+        }
+        (p, o)
+    }
+
     /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
     #[test]
     fn zero_windows_agree_with_a_full_window_search() {
         let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
         for _ in 0..40 {
-            let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
             let target = WINDOW_MIN + (next() % 3) as u32;
-            while (!(p | o)).count_ones() > target {
-                let legal = moves(p, o);
-                if legal == 0 {
-                    if moves(o, p) == 0 {
-                        break;
-                    }
-                    (p, o) = (o, p);
-                    continue;
-                }
-                let mut rest = legal;
-                for _ in 0..next() % u64::from(legal.count_ones()) {
-                    rest &= rest - 1;
-                }
-                let sq = rest.trailing_zeros() as usize;
-                let f = flips(p, o, sq);
-                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
-            }
+            let (p, o) = random_playout(&mut next, target);
             let anti = next().is_multiple_of(2);
             let solver = Solver::new(12);
             let mut ctx = Context { anti, nodes: 0 };
@@ -744,33 +750,12 @@ mod tests {
     /// The portable tiers must agree with the ones the CPU picks (on x86-64 with AVX2, the other build).
     #[test]
     fn portable_and_dispatched_tiers_agree() {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for _ in 0..300 {
-            let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
-            // Random play down to 6-12 empties.
-            let target = 6 + (seed % 7) as u32;
-            while (!(p | o)).count_ones() > target {
-                let legal = moves(p, o);
-                if legal == 0 {
-                    if moves(o, p) == 0 {
-                        break;
-                    }
-                    (p, o) = (o, p);
-                    continue;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let mut rest = legal;
-                for _ in 0..seed % u64::from(legal.count_ones()) {
-                    rest &= rest - 1;
-                }
-                let sq = rest.trailing_zeros() as usize;
-                let f = flips(p, o, sq);
-                (p, o) = (o ^ f, p ^ f ^ (1 << sq));
-            }
+            let target = 6 + (next() % 7) as u32;
+            let (p, o) = random_playout(&mut next, target);
             let solver = Solver::new(8);
-            let mut ctx = Context { anti: seed.is_multiple_of(2), nodes: 0 };
+            let mut ctx = Context { anti: next().is_multiple_of(2), nodes: 0 };
             let portable = portable::search(&solver, &mut ctx, p, o, -INF, INF, false);
             solver.clear();
             assert_eq!(solver.dispatch(&mut ctx, p, o, -INF, INF), portable, "p={p:#x} o={o:#x}");
