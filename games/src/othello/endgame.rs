@@ -220,7 +220,7 @@ impl Solver {
 /// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
 /// the second copy when the CPU has them.
 macro_rules! tiers {
-    ($moves:ident $(, #[$attr:meta])*) => {
+    ($moves:ident, $flips:ident $(, #[$attr:meta])*) => {
         /// Fastest-first search with many empties (with the table from [`TABLE_MIN`] empties).
         $(#[$attr])*
         pub(super) fn search(solver: &Solver, ctx: &mut Context, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
@@ -271,7 +271,7 @@ macro_rules! tiers {
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
                 // The children's entries load while the moves are ordered, for the transposition cutoff below.
                 if n >= ETC_MIN {
@@ -375,7 +375,7 @@ macro_rules! tiers {
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 let value = -guess(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
                 if value > best {
                     best = value;
@@ -430,7 +430,7 @@ macro_rules! tiers {
                 if NEIGHBOURS[sq] & o == 0 {
                     continue;
                 }
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 if f == 0 {
                     continue;
                 }
@@ -484,7 +484,7 @@ macro_rules! tiers {
                 if NEIGHBOURS[sq] & o == 0 {
                     continue;
                 }
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 if f == 0 {
                     continue;
                 }
@@ -518,7 +518,7 @@ macro_rules! tiers {
         fn moves2(ctx: &mut Context, p: u64, o: u64, beta: i32, x1: usize, x2: usize) -> Option<i32> {
             let mut best = None;
             if NEIGHBOURS[x1] & o != 0 {
-                let f = flips(p, o, x1);
+                let f = $flips(p, o, x1);
                 if f != 0 {
                     let value = -last(ctx, o ^ f, p ^ f ^ (1 << x1), x2);
                     if value >= beta {
@@ -528,7 +528,7 @@ macro_rules! tiers {
                 }
             }
             if NEIGHBOURS[x2] & o != 0 {
-                let f = flips(p, o, x2);
+                let f = $flips(p, o, x2);
                 if f != 0 {
                     let value = -last(ctx, o ^ f, p ^ f ^ (1 << x2), x1);
                     return Some(best.map_or(value, |b: i32| b.max(value)));
@@ -543,11 +543,11 @@ macro_rules! tiers {
             ctx.nodes += 1;
             // With one empty, the board's margin before the move is `2 * |p| - 63`.
             let before = 2 * p.count_ones() as i32 - 63;
-            let gained = flips(p, o, sq).count_ones() as i32;
+            let gained = $flips(p, o, sq).count_ones() as i32;
             let diff = if gained != 0 {
                 before + 2 * gained + 1
             } else {
-                let lost = flips(o, p, sq).count_ones() as i32;
+                let lost = $flips(o, p, sq).count_ones() as i32;
                 if lost != 0 { before - 2 * lost - 1 } else if before > 0 { before + 1 } else { before - 1 }
             };
             if ctx.anti { -diff } else { diff }
@@ -558,15 +558,15 @@ macro_rules! tiers {
 /// The tiers for any CPU.
 mod portable {
     use super::*;
-    tiers!(moves);
+    tiers!(moves, flips);
 }
 
-/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt`, `bmi1` and AVX2 (for move generation).
+/// The tiers for x86-64 CPUs with `popcnt`, `lzcnt`, `bmi1` and AVX2 (for move generation and flips).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::bitboard::moves_avx2;
+    use super::super::bitboard::{flips_avx2, moves_avx2};
     use super::*;
-    tiers!(moves_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+    tiers!(moves_avx2, flips_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 /// The stability cutoff: the opponent's stable discs (one's own in anti-Othello) bound the best final margin, so a
