@@ -27,6 +27,10 @@ pub trait Evaluator<G: Game> {
     /// In exact mode, solves a position outright when the evaluator has a faster special-purpose solver (Othello:
     /// the last few empties). Returns the exact score from the side to move's view within the window
     /// (fail-soft), counting the nodes it visits, or `None` to let the generic search continue.
+    ///
+    /// A long solve must call `should_stop` now and then (every few thousand nodes: it may read the clock) with
+    /// the nodes visited so far in this call. Once it answers `true` the search is over: return `None` promptly,
+    /// keeping nothing learned since (the searcher discards whatever is returned).
     fn solve_exactly(
         &self,
         _game: &G,
@@ -34,6 +38,7 @@ pub trait Evaluator<G: Game> {
         _alpha: Score,
         _beta: Score,
         _nodes: &mut u64,
+        _should_stop: &mut dyn FnMut(u64) -> bool,
     ) -> Option<Score> {
         None
     }

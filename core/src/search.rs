@@ -255,23 +255,20 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if self.aborted {
             return false;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.aborted = true;
-            return false;
-        }
-        if self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
-            self.aborted = true;
-            return false;
-        }
-        if self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && let Some(t) = self.limits.time
-            && self.elapsed() >= t
-        {
+        if self.limit_reached(self.nodes, self.nodes.is_multiple_of(CLOCK_INTERVAL)) {
             self.aborted = true;
             return false;
         }
         self.nodes += 1;
         true
+    }
+
+    /// Whether a limit is reached after `nodes` nodes: the node limit, the stop flag, and when `read_clock` (not
+    /// at every node: it is slow) the time limit.
+    fn limit_reached(&self, nodes: u64, read_clock: bool) -> bool {
+        self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            || (read_clock && self.limits.time.is_some_and(|t| self.elapsed() >= t))
     }
 
     fn info(&self, depth: u32, score: Score, pv: Vec<G::Move>) -> SearchInfo<G::Move> {
@@ -465,11 +462,20 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             return terminal_score(outcome, side, ply as u32, self.options.exact);
         }
 
-        // Step 3. In exact mode the evaluator may solve small positions with a faster special-purpose solver.
+        // Step 3. In exact mode the evaluator may solve small positions with a faster special-purpose solver,
+        // which asks now and then whether a limit is reached (counting its own nodes); if so, the search is over.
         if self.options.exact {
+            let evaluator = self.evaluator;
+            let before = self.nodes;
             let mut nodes = 0;
-            let solved = self.evaluator.solve_exactly(game, state, alpha, beta, &mut nodes);
+            let solved = evaluator.solve_exactly(game, state, alpha, beta, &mut nodes, &mut |solver_nodes| {
+                self.aborted |= self.limit_reached(before + solver_nodes, true);
+                self.aborted
+            });
             self.nodes += nodes;
+            if self.aborted {
+                return 0;
+            }
             if let Some(value) = solved {
                 return value;
             }

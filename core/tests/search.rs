@@ -280,6 +280,70 @@ fn node_limit_holds() {
     }
 }
 
+/// An exact solver that would take [`SLOW_SOLVE`] at every node: it counts nodes in steps of a hundred, asking
+/// each time whether to stop, and then returns [`FAKE_SCORE`] whether or not it was stopped.
+struct SlowSolver;
+
+const SLOW_SOLVE: Duration = Duration::from_secs(2);
+const FAKE_SCORE: Score = 4_321;
+
+impl Evaluator<RandomTree> for SlowSolver {
+    fn evaluate(&self, g: &RandomTree, n: &support::random_tree::Node) -> Score {
+        RandomEval.evaluate(g, n)
+    }
+
+    fn solve_exactly(
+        &self,
+        _g: &RandomTree,
+        _n: &mut support::random_tree::Node,
+        _alpha: Score,
+        _beta: Score,
+        nodes: &mut u64,
+        should_stop: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<Score> {
+        let start = Instant::now();
+        while start.elapsed() < SLOW_SOLVE {
+            *nodes += 100;
+            if should_stop(*nodes) {
+                break;
+            }
+        }
+        Some(FAKE_SCORE)
+    }
+}
+
+/// The stop flag, the time limit and the node limit reach into the evaluator's exact solver, and what a stopped
+/// solver returns is not taken for a result.
+#[test]
+fn limits_stop_the_exact_solver() {
+    let tree = big_tree();
+    let exact = SearchOptions { exact: true, ..SearchOptions::default() };
+    let stop = Arc::new(AtomicBool::new(false));
+    let cases = [
+        Limits { stop: Some(stop.clone()), ..Limits::default() },
+        Limits { time: Some(Duration::from_millis(50)), ..Limits::default() },
+        Limits { nodes: Some(100_000), ..Limits::default() },
+    ];
+    for limits in cases {
+        let stopper = limits.stop.clone().map(|stop| {
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                stop.store(true, Ordering::Relaxed);
+            })
+        });
+        let start = Instant::now();
+        let mut searcher = Searcher::new(&tree, 1);
+        let r = searcher.search(&tree, &SlowSolver, &tree.initial_state(), &limits, &exact, &mut |_| {});
+        let took = start.elapsed();
+        stopper.map(|t| t.join().expect("stopper thread"));
+        assert!(took < Duration::from_millis(500), "{limits:?} took {took:?}");
+        assert!(r.stopped && !r.proven, "{limits:?}");
+        assert_ne!(r.score.abs(), FAKE_SCORE, "{limits:?}: a stopped solve's score was trusted");
+        assert!(r.best_move.is_some());
+        assert!(limits.nodes.is_none_or(|n| r.nodes >= n && r.nodes <= n + 100), "{limits:?}: {} nodes", r.nodes);
+    }
+}
+
 #[test]
 fn depth_callback_reports_each_iteration() {
     let tree = big_tree();

@@ -98,9 +98,10 @@ fn exact_search_and_solver_agree_with_plain_minimax() {
                 let solver = Solver::new(10);
                 let (p, o) = (pos.player() as u64, pos.opponent() as u64);
                 let mut nodes = 0;
-                assert_eq!(solver.solve(p, o, -64, 64, anti, &mut nodes), truth);
+                let mut solve = |alpha, beta| solver.solve(p, o, alpha, beta, anti, &mut nodes, &mut |_| false);
+                assert_eq!(solve(-64, 64), Some(truth));
                 for window in [(truth - 2, truth - 1), (truth + 1, truth + 2), (truth - 1, truth + 1)] {
-                    let v = solver.solve(p, o, window.0, window.1, anti, &mut nodes);
+                    let v = solve(window.0, window.1).expect("never stopped");
                     if truth <= window.0 {
                         assert!(v <= window.0 && v >= truth, "fail low {v} {truth}");
                     } else if truth >= window.1 {

@@ -93,10 +93,34 @@ fn final_score(p: u64, o: u64, anti: bool) -> i32 {
     if anti { -most } else { most }
 }
 
-/// Per-call state: the goal and the node count.
-struct Context {
+/// Nodes between two calls of the caller's stop check: rare enough to cost nothing, often enough to stop within
+/// about a millisecond.
+const POLL_INTERVAL: u64 = 1 << 14;
+
+/// Per-call state: the goal, the node count and the caller's stop check.
+struct Context<'a> {
     anti: bool,
     nodes: u64,
+    /// The node count at which to ask `should_stop` next; 0 once stopped, so that every node ends at once.
+    next_poll: u64,
+    stopped: bool,
+    should_stop: &'a mut dyn FnMut(u64) -> bool,
+}
+
+impl<'a> Context<'a> {
+    fn new(anti: bool, should_stop: &'a mut dyn FnMut(u64) -> bool) -> Self {
+        Context { anti, nodes: 0, next_poll: POLL_INTERVAL, stopped: false, should_stop }
+    }
+
+    /// Asks the caller whether to stop, and stays stopped once told to: the values found from then on are garbage,
+    /// never to be stored or returned.
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) -> bool {
+        self.stopped = self.stopped || (self.should_stop)(self.nodes);
+        self.next_poll = if self.stopped { 0 } else { self.nodes + POLL_INTERVAL };
+        self.stopped
+    }
 }
 
 impl Solver {
@@ -115,9 +139,21 @@ impl Solver {
     }
 
     /// The exact value of the position with `p` to move against `o` (fail-soft within `alpha..beta`): the final
-    /// disc margin under perfect play, negated for anti-Othello. Adds the nodes visited to `nodes`.
-    pub fn solve(&self, p: u64, o: u64, alpha: i32, beta: i32, anti: bool, nodes: &mut u64) -> i32 {
-        let mut ctx = Context { anti, nodes: 0 };
+    /// disc margin under perfect play, negated for anti-Othello. Adds the nodes visited to `nodes`. Every few
+    /// thousand nodes it asks `should_stop` (with the nodes so far); on `true` it gives up and returns `None`,
+    /// storing nothing it found since.
+    #[allow(clippy::too_many_arguments, reason = "the position, window and goal, then the caller's accounting")]
+    pub fn solve(
+        &self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        anti: bool,
+        nodes: &mut u64,
+        should_stop: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<i32> {
+        let mut ctx = Context::new(anti, should_stop);
         let alpha = alpha.clamp(-INF, INF);
         let beta = beta.clamp(-INF, INF);
         let value = if beta - alpha > 2 && (!(p | o)).count_ones() >= WINDOW_MIN {
@@ -126,7 +162,7 @@ impl Solver {
             Self::dispatch(self, &mut ctx, p, o, alpha, beta)
         };
         *nodes += ctx.nodes;
-        value
+        (!ctx.stopped).then_some(value)
     }
 
     /// A wide window solved by null-window searches only (MTD(f) over the even scores): each probe around a test
@@ -140,6 +176,9 @@ impl Solver {
         let mut step = 0;
         while lower < upper && lower < beta && upper > alpha {
             let value = Self::dispatch(self, ctx, p, o, test - 1, test + 1);
+            if ctx.stopped {
+                break;
+            }
             if value > test {
                 step = if step > 0 { step * 2 } else { 2 };
                 lower = value;
@@ -230,6 +269,9 @@ macro_rules! tiers {
                 return shallow(ctx, p, o, alpha, beta, passed);
             }
             ctx.nodes += 1;
+            if ctx.nodes >= ctx.next_poll && ctx.poll() {
+                return 0;
+            }
             let use_table = n >= TABLE_MIN;
             let key = if use_table { key_of(p, o) } else { 0 };
             if use_table {
@@ -318,6 +360,9 @@ macro_rules! tiers {
                     let probe = -search(solver, ctx, np, no, -alpha - 1, -alpha, false);
                     if probe > alpha && probe < beta { -search(solver, ctx, np, no, -beta, -alpha, false) } else { probe }
                 };
+                if ctx.stopped {
+                    return 0;
+                }
                 if value > best {
                     best = value;
                     best_move = Some(sq);
@@ -667,18 +712,19 @@ mod tests {
     #[test]
     fn zero_windows_agree_with_a_full_window_search() {
         let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
+        let mut never = |_: u64| false;
         for _ in 0..40 {
             let target = WINDOW_MIN + (next() % 3) as u32;
             let (p, o) = random_playout(&mut next, target);
             let anti = next().is_multiple_of(2);
             let solver = Solver::new(12);
-            let mut ctx = Context { anti, nodes: 0 };
+            let mut ctx = Context::new(anti, &mut never);
             let exact = solver.dispatch(&mut ctx, p, o, -INF, INF);
             let alpha = (next() % 80) as i32 - 50;
             let beta = alpha + 3 + (next() % 40) as i32;
             for (a, b) in [(-INF, INF), (alpha, beta)] {
                 solver.clear();
-                let value = solver.solve(p, o, a, b, anti, &mut 0);
+                let value = solver.solve(p, o, a, b, anti, &mut 0, &mut never).expect("never stopped");
                 if value <= a {
                     assert!(exact <= value, "p={p:#x} o={o:#x} ({a}, {b}): {value} vs {exact}");
                 } else if value >= b {
@@ -722,6 +768,7 @@ mod tests {
     #[test]
     fn last_empties_agree_with_plain_negamax() {
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut never = |_: u64| false;
         for i in 0..20_000 {
             let empties = 1 + i % SHALLOW;
             let (mut p, mut o) = random_board(&mut next, empties);
@@ -734,7 +781,7 @@ mod tests {
             let exact = reference(p, o, anti, false);
             let alpha = (next() % 130) as i32 - 65;
             let beta = if i % 2 == 0 { alpha + 1 } else { alpha + 1 + (next() % 60) as i32 };
-            let mut ctx = Context { anti, nodes: 0 };
+            let mut ctx = Context::new(anti, &mut never);
             let value = portable::search(&Solver::new(1), &mut ctx, p, o, alpha, beta, false);
             let context = format!("p={p:#x} o={o:#x} anti={anti} ({alpha}, {beta}): {value} vs {exact}");
             if value <= alpha {
@@ -751,11 +798,12 @@ mod tests {
     #[test]
     fn portable_and_dispatched_tiers_agree() {
         let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut never = |_: u64| false;
         for _ in 0..300 {
             let target = 6 + (next() % 7) as u32;
             let (p, o) = random_playout(&mut next, target);
             let solver = Solver::new(8);
-            let mut ctx = Context { anti: next().is_multiple_of(2), nodes: 0 };
+            let mut ctx = Context::new(next().is_multiple_of(2), &mut never);
             let portable = portable::search(&solver, &mut ctx, p, o, -INF, INF, false);
             solver.clear();
             assert_eq!(solver.dispatch(&mut ctx, p, o, -INF, INF), portable, "p={p:#x} o={o:#x}");

@@ -242,12 +242,13 @@ impl Evaluator<Othello> for OthelloEval {
         alpha: Score,
         beta: Score,
         nodes: &mut u64,
+        should_stop: &mut dyn FnMut(u64) -> bool,
     ) -> Option<Score> {
         let exact = self.exact.as_ref()?;
         if !game.is_8x8() || game.in_free_opening(state) || game.empties(state) > exact.solver_empties {
             return None;
         }
         let anti = game.rules().goal == super::Goal::FewestDiscs;
-        Some(exact.solver.solve(state.player() as u64, state.opponent() as u64, alpha, beta, anti, nodes))
+        exact.solver.solve(state.player() as u64, state.opponent() as u64, alpha, beta, anti, nodes, should_stop)
     }
 }
