@@ -335,7 +335,9 @@ fn limits_stop_the_exact_solver() {
         let mut searcher = Searcher::new(&tree, 1);
         let r = searcher.search(&tree, &SlowSolver, &tree.initial_state(), &limits, &exact, &mut |_| {});
         let took = start.elapsed();
-        stopper.map(|t| t.join().expect("stopper thread"));
+        if let Some(t) = stopper {
+            t.join().expect("stopper thread");
+        }
         assert!(took < Duration::from_millis(500), "{limits:?} took {took:?}");
         assert!(r.stopped && !r.proven, "{limits:?}");
         assert_ne!(r.score.abs(), FAKE_SCORE, "{limits:?}: a stopped solve's score was trusted");

@@ -78,6 +78,37 @@ fn ffo_40_and_41_are_solved_exactly() {
     }
 }
 
+/// A solve that is told to stop gives up without an answer and leaves its table sound: solving the same position
+/// afterwards with the same table still finds the exact score. Through the searcher, a time limit cuts the exact
+/// search of FFO #41 (seconds of work) short.
+#[test]
+fn a_stopped_solve_returns_nothing_and_stores_nothing_wrong() {
+    let game = Othello::default();
+    let positions = ffo_positions(&game);
+    let (pos, _, score) = &positions[0];
+    let (p, o) = (pos.player() as u64, pos.opponent() as u64);
+    let solver = Solver::new(16);
+    for limit in [1_000_u64, 100_000, 1_000_000] {
+        let mut nodes = 0;
+        let mut asked = 0;
+        let stopped = solver.solve(p, o, -64, 64, false, &mut nodes, &mut |n| {
+            asked += 1;
+            n >= limit
+        });
+        assert_eq!(stopped, None, "stopped after {limit} nodes");
+        assert!(asked > 0 && nodes >= limit && nodes < limit + 100_000, "{nodes} nodes, asked {asked} times");
+    }
+    assert_eq!(solver.solve(p, o, -64, 64, false, &mut 0, &mut |_| false), Some(*score));
+
+    let (pos, _, _) = &positions[1];
+    let limits = Limits { time: Some(std::time::Duration::from_millis(100)), ..Limits::default() };
+    let start = std::time::Instant::now();
+    let result = Searcher::new(&game, 16).search(&game, &game.evaluator(true), pos, &limits, &exact(), &mut |_| {});
+    assert!(start.elapsed() < std::time::Duration::from_secs(1), "took {:?}", start.elapsed());
+    assert!(result.stopped && !result.proven);
+    assert!(result.best_move.is_some());
+}
+
 #[test]
 fn exact_search_and_solver_agree_with_plain_minimax() {
     for set in ["othello", "anti-othello", "othello-6x6"] {
