@@ -92,9 +92,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         let depth = args.depth.unwrap_or(default_depth);
         let spec = MatchSpec { game, rule_set: rule_set.to_string(), board_size: None };
         let results = spec.visit(Bench { moves, depth })??;
-        println!("{} ({}), depth {depth}", game.name(), spec.rule_set_name());
+        say!("{} ({}), depth {depth}", game.name(), spec.rule_set_name());
         for (i, r) in results.iter().enumerate() {
-            println!(
+            say!(
                 "  position {}: {:>10} nodes {:>8.3} s {:>10.0} nodes/s  score {:+}",
                 i + 1,
                 r.nodes,
@@ -105,7 +105,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         }
         let nodes: u64 = results.iter().map(|r| r.nodes).sum();
         let time: f64 = results.iter().map(|r| r.time.as_secs_f64()).sum();
-        println!(
+        say!(
             "  total: {nodes} nodes {time:.3} s {:.0} nodes/s  signature {:016x}",
             nodes as f64 / time.max(1e-9),
             signature(&results)

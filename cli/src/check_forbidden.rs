@@ -16,19 +16,19 @@ pub fn run(path: &Path) -> Result<ExitCode, String> {
             Ok(Some(case)) => match case.check() {
                 Ok(()) => {
                     passed += 1;
-                    println!("{} ok", case.id);
+                    say!("{} ok", case.id);
                 }
                 Err(diff) => {
                     failed += 1;
-                    println!("{} WRONG {diff}", case.id);
+                    say!("{} WRONG {diff}", case.id);
                 }
             },
             Err(e) => {
                 failed += 1;
-                println!("{}:{}: malformed line: {e}", path.display(), i + 1);
+                say!("{}:{}: malformed line: {e}", path.display(), i + 1);
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    say!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

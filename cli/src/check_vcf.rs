@@ -28,14 +28,14 @@ pub fn run(path: &Path) -> Result<ExitCode, String> {
                         ("WRONG", diff)
                     }
                 };
-                println!("{} {word} {detail} ({} nodes, {:.3} s)", puzzle.id, check.nodes, check.seconds);
+                say!("{} {word} {detail} ({} nodes, {:.3} s)", puzzle.id, check.nodes, check.seconds);
             }
             Err(e) => {
                 failed += 1;
-                println!("{}:{}: malformed line: {e}", path.display(), i + 1);
+                say!("{}:{}: malformed line: {e}", path.display(), i + 1);
             }
         }
     }
-    println!("{passed} passed, {failed} failed ({:.2} s)", start.elapsed().as_secs_f64());
+    say!("{passed} passed, {failed} failed ({:.2} s)", start.elapsed().as_secs_f64());
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

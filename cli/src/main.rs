@@ -1,5 +1,14 @@
 //! `tabula-cli`: Tabula without a window. Each subcommand lives in its own module; this file only dispatches.
 
+/// Writes a line to standard output like `println!`, but where that panics (a closed pipe, as in
+/// `tabula-cli perft --depth 12 | head`, or a full disk) returns from the command with an error that says so.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*).map_err(|e| format!("writing to standard output: {e}"))?
+    }};
+}
+
 mod arena;
 mod bench;
 mod check_forbidden;

@@ -21,12 +21,12 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode, String> {
     let game = Othello::from_rule_set(&args.rules)?;
     let start = game.initial_state();
-    println!("depth leaves seconds leaves/s");
+    say!("depth leaves seconds leaves/s");
     for depth in 1..=args.depth {
         let clock = Instant::now();
         let leaves = game.perft(&start, depth);
         let seconds = clock.elapsed().as_secs_f64();
-        println!("{depth} {leaves} {seconds:.3} {:.0}", leaves as f64 / seconds.max(1e-9));
+        say!("{depth} {leaves} {seconds:.3} {:.0}", leaves as f64 / seconds.max(1e-9));
     }
     Ok(ExitCode::SUCCESS)
 }

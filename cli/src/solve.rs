@@ -74,7 +74,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     let options = SearchOptions { exact: true, ..SearchOptions::default() };
     let (mut passed, mut failed) = (0, 0);
     let (mut all_nodes, mut all_seconds) = (0u64, 0.0);
-    println!("number best score nodes seconds nodes/s result");
+    say!("number best score nodes seconds nodes/s result");
     for (i, problem) in problems.iter().enumerate() {
         let evaluator = game.evaluator(true);
         let mut searcher = Searcher::new(&game, args.hash_mb);
@@ -96,7 +96,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             let expected: Vec<_> = problem.best.iter().map(|&m| game.format_move(m)).collect();
             format!("WRONG (line {}: expected {} {:+})", problem.line, expected.join("/"), problem.score)
         };
-        println!(
+        say!(
             "{} {best} {:+} {} {seconds:.3} {:.0} {verdict}",
             args.first + i,
             result.score,
@@ -104,8 +104,8 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             result.nodes as f64 / seconds.max(1e-9)
         );
     }
-    println!("total: {all_nodes} nodes, {all_seconds:.3} s, {:.0} nodes/s", all_nodes as f64 / all_seconds.max(1e-9));
-    println!("{passed} passed, {failed} failed");
+    say!("total: {all_nodes} nodes, {all_seconds:.3} s, {:.0} nodes/s", all_nodes as f64 / all_seconds.max(1e-9));
+    say!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
