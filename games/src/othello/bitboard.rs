@@ -320,17 +320,24 @@ perft_fn!(perft_portable, moves, flips);
 #[cfg(target_arch = "x86_64")]
 perft_fn!(perft_x86, moves_avx2, flips_avx2, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 
+/// Whether the CPU has what the x86-64 fast paths ([`moves_avx2`], [`flips_avx2`] and the code compiled with
+/// them) were built for: `popcnt`, `lzcnt`, `bmi1`, `bmi2` and AVX2. Checked once per search, not per node.
+#[cfg(target_arch = "x86_64")]
+#[must_use]
+pub fn has_x86_features() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("avx2")
+}
+
 /// Perft on the 8x8 board with bulk counting at the last ply: the number of leaves `depth` plies below the
 /// position where `p` is to move, a pass counting as a ply and a finished game as one leaf at every depth.
 #[must_use]
 pub fn perft(p: u64, o: u64, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("avx2")
-    {
+    if has_x86_features() {
         // SAFETY: the CPU has every feature `perft_x86` was compiled for.
         return unsafe { perft_x86(p, o, depth) };
     }

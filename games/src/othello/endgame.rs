@@ -197,12 +197,7 @@ impl Solver {
 
     fn dispatch(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("avx2")
-        {
+        if super::bitboard::has_x86_features() {
             // SAFETY: the CPU has every feature the `x86` tiers were compiled for.
             return unsafe { x86::search(self, ctx, p, o, alpha, beta, false) };
         }
