@@ -17,7 +17,7 @@
 //! anti-Othello.
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::bitboard::{NEIGHBOURS, flips, frontier_empties, moves, stable};
+use super::bitboard::{NEIGHBOURS, flips, frontier_empties, last_flip_count, moves, stable};
 use super::eval::Weights;
 
 /// Empties at or below which the parity-ordered search without move generation takes over.
@@ -583,11 +583,11 @@ macro_rules! tiers {
             ctx.nodes += 1;
             // With one empty, the board's margin before the move is `2 * |p| - 63`.
             let before = 2 * p.count_ones() as i32 - 63;
-            let gained = $flips(p, o, sq).count_ones() as i32;
+            let gained = last_flip_count(p, sq) as i32;
             let diff = if gained != 0 {
                 before + 2 * gained + 1
             } else {
-                let lost = $flips(o, p, sq).count_ones() as i32;
+                let lost = last_flip_count(o, sq) as i32;
                 if lost != 0 { before - 2 * lost - 1 } else if before > 0 { before + 1 } else { before - 1 }
             };
             if ctx.anti { -diff } else { diff }
