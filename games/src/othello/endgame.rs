@@ -310,8 +310,9 @@ macro_rules! tiers {
                 rest &= rest - 1;
                 let f = $flips(p, o, sq);
                 let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-                // The children's entries load while the moves are ordered, for the transposition cutoff below.
-                if n >= ETC_MIN {
+                // The children's entries load while the moves are ordered: for the transposition cutoff below, and
+                // so that a child's own probe finds its entry in the cache.
+                if n > TABLE_MIN {
                     keys[count] = key_of(np, no);
                     solver.prefetch(keys[count]);
                 }
