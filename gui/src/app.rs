@@ -335,9 +335,10 @@ impl App {
     }
 
     /// Handles a message. The keyboard focus goes away when the screen, dialog or panel changes, and otherwise
-    /// stays on its control as controls appear and vanish.
+    /// stays on its control as controls appear and vanish; a control that gets the focus scrolls into view.
     pub fn update(&mut self, message: Message) -> Task<Message> {
         let scope = self.focus_scope();
+        let before = self.ring.clone();
         let tick = matches!(message, Message::Tick(_));
         let task = self.handle(message);
         if self.focus_scope() != scope {
@@ -345,6 +346,9 @@ impl App {
         } else if self.ring.index().is_some() && !tick {
             let stops = self.focus_stops();
             self.ring.settle(&stops);
+        }
+        if self.ring.index().is_some() && self.ring != before {
+            return Task::batch([task, crate::focus::scroll::reveal()]);
         }
         task
     }

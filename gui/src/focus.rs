@@ -4,6 +4,8 @@
 //! handler gets the same list by building the view again ([`Focus::into_stops`]), so the controls on screen and
 //! the controls Tab visits cannot disagree.
 
+pub mod scroll;
+
 use std::cell::RefCell;
 
 use iced::widget::{Button, Id, TextInput, container};
@@ -141,10 +143,12 @@ impl Focus {
     }
 }
 
-/// `content` with room for the focus ring around it, drawn when `focused`.
+/// `content` with room for the focus ring around it, drawn when `focused`; the focused ring has the id
+/// [`scroll::FOCUSED`].
 fn ring(content: Element<'_, Message>, focused: bool) -> Element<'_, Message> {
-    container(content)
-        .padding(4)
+    let ring = container(content);
+    let ring = if focused { ring.id(scroll::FOCUSED) } else { ring };
+    ring.padding(4)
         .style(move |theme: &Theme| container::Style {
             border: Border {
                 width: 3.0,
