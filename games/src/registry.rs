@@ -55,6 +55,16 @@ impl GameKind {
         }
     }
 
+    /// Whether the computer plays this game perfectly once few empty squares remain (a level's `exact_empties`):
+    /// true for games that count down to a fixed end, so that an exact solve is possible.
+    #[must_use]
+    pub fn solves_endgames(self) -> bool {
+        match self {
+            GameKind::Gomoku => false,
+            GameKind::Othello => true,
+        }
+    }
+
     /// The option axes the game declares.
     #[must_use]
     pub fn axes(self) -> Vec<OptionAxis> {

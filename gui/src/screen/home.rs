@@ -1,7 +1,7 @@
 //! The home screen: a card per game with a small board picture, and the main menu.
 
 use iced::widget::canvas::{Cache, Canvas};
-use iced::widget::{button, column, container, row, text};
+use iced::widget::{button, column, container, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_core::Player;
 use tabula_games::{Cell, MoveReport, Snapshot};
@@ -99,5 +99,6 @@ pub fn view<'a>(
     if let Some(notice) = notice {
         page = page.push(text(notice).size(14).style(text::danger));
     }
-    container(page).center(Fill).padding(20).into()
+    // Centred in the window; in a short window the page scrolls, so that every button stays reachable.
+    container(scrollable(container(page).center_x(Fill).padding(20))).center(Fill).into()
 }

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use iced::widget::{button, column, row, text};
-use iced::{Element, Fill, Length};
+use iced::widget::{button, column, row, scrollable, text};
+use iced::{Element, Fill, Length, Padding};
 use tabula_core::{Levels, Player};
 
 use crate::app::{Message, Route};
@@ -183,7 +183,9 @@ pub fn view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, error: Option
     if let Some(error) = error {
         content = content.push(text(error).style(text::danger));
     }
-    page(focus, "New game", Message::Go(Route::Home), content)
+    // In a short window the form scrolls, so that Start game stays reachable; the scrollbar gets its own margin.
+    let content = content.padding(Padding::ZERO.right(14));
+    page(focus, "New game", Message::Go(Route::Home), scrollable(content).height(Fill))
 }
 
 fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
@@ -214,7 +216,11 @@ fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Play
             .time_ms
             .map_or_else(|| "no time limit".to_string(), |t| format!("up to {:.1} s a move", t as f64 / 1000.0));
         let plies = if level.depth == 1 { "1 move".to_string() } else { format!("{} moves", level.depth) };
-        body = body.push(text(format!("Looks {plies} ahead, {time}.")).size(13));
+        let perfect = match level.exact_empties {
+            Some(empties) if form.game.solves_endgames() => format!("; plays perfectly from {empties} empty squares"),
+            _ => String::new(),
+        };
+        body = body.push(text(format!("Looks {plies} ahead, {time}{perfect}.")).size(13));
         if let LevelChoice::Custom(depth) = form.levels[i] {
             let on_depth = move |d| Message::NewGame(Msg::Depth(player, d));
             body = body.push(
