@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tabula_core::{Level, Outcome, Player, Score};
+use tabula_core::{GameResult, Level, Outcome, Player, Score};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 use crate::engine::Engine;
@@ -31,6 +31,26 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The final score of a finished game that keeps one (Othello): the stones of the first and the second player,
+    /// with the empty cells going to the winner (split on a draw), as the rules count it. `None` while the game is
+    /// on or where it has no score.
+    #[must_use]
+    pub fn final_score(&self) -> Option<[usize; 2]> {
+        let outcome = self.outcome.as_ref()?;
+        outcome.margin?;
+        let empty = self.stones.iter().filter(|s| s.is_none()).count();
+        let [mut first, mut second] = self.counts;
+        match outcome.result {
+            GameResult::Win(Player::First) => first += empty,
+            GameResult::Win(Player::Second) => second += empty,
+            GameResult::Draw => {
+                first += empty / 2;
+                second += empty - empty / 2;
+            }
+        }
+        Some([first, second])
+    }
+
     /// The stone on `cell`.
     #[must_use]
     pub fn stone(&self, cell: Cell) -> Option<Player> {
@@ -315,6 +335,33 @@ impl<G: BoardGame> Match for Session<G> {
 mod tests {
     use super::*;
     use crate::othello::Othello;
+
+    #[test]
+    fn the_final_score_gives_the_empties_to_the_winner() {
+        // Six Black, 57 White and one empty cell.
+        let mut stones = vec![Some(Player::Second); 57];
+        stones.extend([Some(Player::First); 6]);
+        stones.push(None);
+        let finished = |result, margin| Snapshot {
+            size: (8, 8),
+            stones: stones.clone(),
+            to_move: Player::First,
+            markers: Vec::new(),
+            last_move: None,
+            outcome: Some(Outcome { result, margin }),
+            end_reason: None,
+            counts: [6, 57],
+        };
+        assert_eq!(finished(GameResult::Win(Player::Second), Some(52)).final_score(), Some([6, 58]));
+        assert_eq!(finished(GameResult::Win(Player::First), Some(1)).final_score(), Some([7, 57]));
+        assert_eq!(finished(GameResult::Win(Player::Second), None).final_score(), None, "a game without a score");
+        let mut split = finished(GameResult::Draw, Some(0));
+        split.stones = [vec![Some(Player::First); 30], vec![Some(Player::Second); 30], vec![None; 4]].concat();
+        split.counts = [30, 30];
+        assert_eq!(split.final_score(), Some([32, 32]), "four empties split two and two");
+        split.outcome = None;
+        assert_eq!(split.final_score(), None, "a game in progress");
+    }
 
     #[test]
     fn a_game_keeps_what_its_searches_learned() {

@@ -368,8 +368,8 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
         GameResult::Draw => "A draw".to_string(),
     };
     let mut detail = Vec::new();
-    if play.kind() == GameKind::Othello {
-        detail.push(format!("{}–{}", snapshot.counts[0], snapshot.counts[1]));
+    if let Some([first, second]) = snapshot.final_score() {
+        detail.push(format!("{first}–{second}"));
     }
     match play.resigned {
         Some(loser) => detail.push(format!("{} resigned", colour_name(loser))),
