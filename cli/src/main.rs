@@ -62,7 +62,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Nboard => {
-            let stdin = std::io::stdin().lock();
+            let stdin = std::io::BufReader::new(std::io::stdin());
             tabula_cli::nboard::run(stdin, std::io::stdout()).map(|()| ExitCode::SUCCESS).map_err(|e| e.to_string())
         }
     };

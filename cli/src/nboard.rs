@@ -1,9 +1,14 @@
 //! The NBoard protocol: Tabula's Othello engine for NBoard and other Othello GUIs, on stdin and stdout.
 //!
 //! Commands are answered in order, one at a time, so `ping N` is answered with `pong N` only after everything
-//! before it. While a search runs it reports `status` lines.
+//! before it. While a search runs it reports `status` lines. A `ping` (how NBoard says "forget what you were
+//! doing") or `quit` that arrives during a search or a hint ends it early: a `go` still answers with the best move
+//! found so far, a hint with the moves searched so far, and then the ping is answered.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use tabula_core::{Game, Level, score};
@@ -23,13 +28,16 @@ struct Session {
     position: Position,
     depth: u32,
     engine: Engine<Othello>,
+    /// Set while a `ping` or `quit` waits to be read: searches stop.
+    interrupt: Arc<AtomicBool>,
 }
 
 impl Session {
-    fn new() -> Session {
+    fn new(interrupt: Arc<AtomicBool>) -> Session {
         let game = Othello::new(othello::Rules::default());
         let start = game.initial_state();
-        Session { engine: Engine::new(game.clone()), position: start.clone(), start, game, depth: DEFAULT_DEPTH }
+        let engine = Engine::new(game.clone());
+        Session { engine, position: start.clone(), start, game, depth: DEFAULT_DEPTH, interrupt }
     }
 
     /// The level for the current depth: search `depth` plies, solve exactly from twice as many empties.
@@ -114,13 +122,15 @@ impl Session {
         let started = Instant::now();
         let level = self.level();
         let exact = self.solves_exactly();
-        let mut statuses = Vec::new();
-        let result = self.engine.think(&self.position, &level, 0, None, &mut |info| {
-            statuses.push(format!("status depth {} nodes {} nps {}", info.depth, info.nodes, info.nps));
+        let mut written = Ok(());
+        let stop = Some(self.interrupt.clone());
+        let result = self.engine.think(&self.position, &level, 0, stop, &mut |info| {
+            if written.is_ok() {
+                written = writeln!(out, "status depth {} nodes {} nps {}", info.depth, info.nodes, info.nps)
+                    .and_then(|()| out.flush());
+            }
         });
-        for line in statuses {
-            writeln!(out, "{line}")?;
-        }
+        written?;
         let Some(mv) = result.best_move else { return Ok(None) };
         Ok(Some((mv, self.nboard_eval(result.score, exact), started.elapsed().as_secs_f64())))
     }
@@ -133,6 +143,9 @@ impl Session {
         let level = Level { depth: self.depth.saturating_sub(1).max(1), ..self.level() };
         let mut scored = Vec::new();
         for mv in moves {
+            if self.interrupt.load(Ordering::Relaxed) {
+                break;
+            }
             let mut child = self.position.clone();
             self.game.make(&mut child, mv);
             let value = match self.game.outcome(&child) {
@@ -140,7 +153,13 @@ impl Session {
                     let margin = o.signed_margin(self.game.side_to_move(&self.position));
                     if exact { margin } else { margin.signum() * score::MATE_BOUND }
                 }
-                None => -self.engine.think(&child, &level, 0, None, &mut |_| {}).score,
+                None => {
+                    let result = self.engine.think(&child, &level, 0, Some(self.interrupt.clone()), &mut |_| {});
+                    if result.stopped && result.depth == 0 {
+                        break;
+                    }
+                    -result.score
+                }
             };
             scored.push((mv, value));
         }
@@ -159,10 +178,16 @@ fn nboard_move(name: &str) -> String {
     if name == "pass" { "PA".to_string() } else { name.to_ascii_uppercase() }
 }
 
-/// Runs the protocol until `quit` or the end of input.
-pub fn run(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
-    let mut session = Session::new();
-    for line in input.lines() {
+/// Runs the protocol until `quit` or the end of input. The input is read on its own thread, so that a `ping` or
+/// `quit` can stop a search while it runs.
+pub fn run(input: impl BufRead + Send + 'static, mut out: impl Write) -> std::io::Result<()> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let lines = read_lines(input, interrupt.clone());
+    let mut session = Session::new(interrupt);
+    for (line, interrupts) in lines.iter() {
+        if interrupts {
+            lines.interrupt_read();
+        }
         let line = match line {
             Ok(l) => l,
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
@@ -183,6 +208,53 @@ pub fn run(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
         out.flush()?;
     }
     Ok(())
+}
+
+/// The lines of the input as a reader thread hands them over, each with whether it interrupts a search.
+struct Lines {
+    receiver: mpsc::Receiver<(std::io::Result<String>, bool)>,
+    /// Interrupting lines sent and not yet taken.
+    pending: Arc<AtomicUsize>,
+    interrupt: Arc<AtomicBool>,
+}
+
+impl Lines {
+    fn iter(&self) -> mpsc::Iter<'_, (std::io::Result<String>, bool)> {
+        self.receiver.iter()
+    }
+
+    /// Notes that an interrupting line was taken: the flag stays up only while another one waits.
+    fn interrupt_read(&self) {
+        self.interrupt.store(false, Ordering::SeqCst);
+        if self.pending.fetch_sub(1, Ordering::SeqCst) > 1 {
+            self.interrupt.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Starts the thread that reads `input` line by line; it raises `interrupt` when a `ping` or `quit` arrives. The
+/// thread is not joined: at `quit` it may still be waiting for input that never comes.
+fn read_lines(input: impl BufRead + Send + 'static, interrupt: Arc<AtomicBool>) -> Lines {
+    let (sender, receiver) = mpsc::channel();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let (pending_in, interrupt_in) = (pending.clone(), interrupt.clone());
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let fatal = matches!(&line, Err(e) if e.kind() != std::io::ErrorKind::InvalidData);
+            let interrupts = line.as_ref().is_ok_and(|l| {
+                let command = l.split_whitespace().next().unwrap_or("");
+                command == "ping" || command == "quit"
+            });
+            if interrupts {
+                pending_in.fetch_add(1, Ordering::SeqCst);
+                interrupt_in.store(true, Ordering::SeqCst);
+            }
+            if sender.send((line, interrupts)).is_err() || fatal {
+                return;
+            }
+        }
+    });
+    Lines { receiver, pending, interrupt }
 }
 
 /// Answers one command; `false` means quit.
@@ -249,7 +321,7 @@ mod tests {
 
     fn talk(lines: &str) -> String {
         let mut out = Vec::new();
-        run(lines.as_bytes(), &mut out).expect("runs");
+        run(std::io::Cursor::new(lines.to_string()), &mut out).expect("runs");
         String::from_utf8(out).expect("utf-8")
     }
 
@@ -261,7 +333,7 @@ mod tests {
 
     #[test]
     fn moves_and_ggf_with_passes_set_the_position() {
-        let mut s = Session::new();
+        let mut s = Session::new(Arc::default());
         s.play("F5").expect("legal");
         s.play("d6/0.5/1.2").expect("legal with annotations");
         assert_eq!(s.game.side_to_move(&s.position), Player::First);
@@ -276,6 +348,26 @@ mod tests {
         let err = s.set_game(&format!("(;GM[Othello]BO[8 {board} *]B[h8];)")).expect_err("illegal move");
         assert!(err.contains("GGF move 1"), "{err}");
         assert!(s.game.outcome(&s.position).is_some(), "a rejected game leaves the old one");
+    }
+
+    /// `talk` on another thread, failing after a minute instead of hanging.
+    fn talk_within_a_minute(lines: &'static str) -> String {
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || sender.send(talk(lines)));
+        receiver.recv_timeout(std::time::Duration::from_secs(60)).expect("the engine answered within a minute")
+    }
+
+    #[test]
+    fn a_ping_stops_a_deep_search_and_a_hint() {
+        // Depth 60 from the start would run for ages: the pings behind each command cut them short.
+        let out = talk_within_a_minute("set depth 60\ngo\nping 1\nhint 2\nping 2\nquit\n");
+        let lines: Vec<&str> = out.lines().collect();
+        let answer = lines.iter().position(|l| l.starts_with("=== ")).expect("a move");
+        let pong1 = lines.iter().position(|&l| l == "pong 1").expect("pong 1");
+        let pong2 = lines.iter().position(|&l| l == "pong 2").expect("pong 2");
+        assert!(answer < pong1 && pong1 < pong2, "{out}");
+        assert!(["D3", "C4", "F5", "E6"].iter().any(|m| lines[answer].starts_with(&format!("=== {m}/"))), "{out}");
+        assert_eq!(&lines[pong1 + 1..pong2], ["status thinking", "status"], "{out}");
     }
 
     #[test]

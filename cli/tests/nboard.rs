@@ -55,11 +55,27 @@ fn session_with_a_ggf_game_with_a_pass_hint_and_move() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("start tabula-cli nboard");
+    // As NBoard does: a ping only once the hint is in, since a ping abandons whatever is running.
     let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, "nboard 2\nset depth 4\nset game {ggf}\nhint 3\nping 1\ngo\nping 2\nquit").expect("write");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines().map(|l| l.expect("line"));
+    let mut out: Vec<String> = Vec::new();
+    let mut read_until = |out: &mut Vec<String>, last: &dyn Fn(&str) -> bool| {
+        for line in lines.by_ref() {
+            let done = last(&line);
+            out.push(line);
+            if done {
+                return;
+            }
+        }
+        panic!("the engine stopped talking: {out:?}");
+    };
+    writeln!(stdin, "nboard 2\nset depth 4\nset game {ggf}\nhint 3").expect("write");
+    read_until(&mut out, &|l| l == "status");
+    writeln!(stdin, "ping 1\ngo").expect("write");
+    read_until(&mut out, &|l| l.starts_with("=== "));
+    writeln!(stdin, "ping 2\nquit").expect("write");
+    read_until(&mut out, &|l| l == "pong 2");
     drop(stdin);
-    let out: Vec<String> =
-        BufReader::new(child.stdout.take().expect("stdout")).lines().map(|l| l.expect("line")).collect();
     assert!(child.wait().expect("exit").success());
 
     assert_eq!(out.first().map(String::as_str), Some("set myname Tabula"), "{out:?}");
