@@ -141,19 +141,6 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     flipped
 }
 
-/// The lines through each square for [`last_flip_count`]: the down-right and the down-left diagonal.
-static LAST_LINES: [[u64; 2]; 64] = build_last_lines();
-
-const fn build_last_lines() -> [[u64; 2]; 64] {
-    let mut lines = [[0u64; 2]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        lines[sq] = [RAYS[sq][4] | RAYS[sq][5] | 1 << sq, RAYS[sq][6] | RAYS[sq][7] | 1 << sq];
-        sq += 1;
-    }
-    lines
-}
-
 /// For each position in a line of eight and each pattern of the mover's discs on it (the other squares holding
 /// opponent discs, the position itself empty), how many discs a placement there flips along the line.
 static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
@@ -200,9 +187,8 @@ pub fn last_flip_count(p: u64, sq: usize) -> u32 {
     let (row, col) = (sq >> 3, sq & 7);
     let across = (p >> (row * 8)) as u8;
     let down = (((p >> col) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-    let [diag, anti] = LAST_LINES[sq];
-    let diag = ((p & diag).wrapping_mul(FILE_A) >> 56) as u8;
-    let anti = ((p & anti).wrapping_mul(FILE_A) >> 56) as u8;
+    let diag = ((p & DIAGONALS[col + 7 - row]).wrapping_mul(FILE_A) >> 56) as u8;
+    let anti = ((p & DIAGONALS[15 + col + row]).wrapping_mul(FILE_A) >> 56) as u8;
     let count = |pos: usize, line: u8| u32::from(LINE_FLIPS[pos][line as usize]);
     count(col, across) + count(row, down) + count(col, diag) + count(col, anti)
 }
@@ -286,7 +272,7 @@ pub fn frontier_empties(o: u64, empty: u64) -> u64 {
     around & empty
 }
 
-/// The diagonals of the board (both directions), for [`stable`].
+/// The diagonals of the board (both directions), for [`stable`] and [`last_flip_count`].
 static DIAGONALS: [u64; 30] = build_diagonals();
 
 const fn build_diagonals() -> [u64; 30] {
