@@ -1057,12 +1057,14 @@ impl App {
         self.dispatch(request)
     }
 
-    fn series_level_name(&self) -> &str {
-        self.levels.get("Easy").or_else(|| self.levels.all().first()).map_or("Custom", |l| l.name.as_str())
-    }
-
+    /// The level of the compare screen's series: the one picked there, else Easy, else the weakest.
     fn series_level(&self) -> Level {
-        self.levels.get("Easy").or_else(|| self.levels.all().first()).cloned().unwrap_or_else(|| Level::custom(2))
+        let picked = self.compare.series_level.as_deref().and_then(|name| self.levels.get(name));
+        picked
+            .or_else(|| self.levels.get("Easy"))
+            .or_else(|| self.levels.all().first())
+            .cloned()
+            .unwrap_or_else(|| Level::custom(2))
     }
 
     fn start_series(&mut self) -> Task<Message> {
@@ -1077,7 +1079,8 @@ impl App {
             return Task::none();
         }
         let generation = self.next_generation();
-        let (run, task) = series::start(specs, self.series_level(), generation, Message::SeriesFinished);
+        let games = self.compare.series_games;
+        let (run, task) = series::start(specs, self.series_level(), games, generation, Message::SeriesFinished);
         self.compare.series = Some(run);
         self.compare.series_result = None;
         task
@@ -1160,7 +1163,8 @@ impl App {
             }
             (Screen::Compare, _) => {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
-                compare::view(focus, &self.compare, can_replay, self.series_level_name())
+                let names = self.levels.all().iter().map(|l| l.name.clone()).collect();
+                compare::view(focus, &self.compare, can_replay, self.series_level().name, names)
             }
             (Screen::Home, _) => {
                 let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;

@@ -788,3 +788,19 @@ fn every_screen_has_a_ring_of_uniquely_named_controls_with_back_last() {
     let _ = app.update(Message::AskResetStatistics);
     assert_eq!(stop_names(&app), ["Yes, reset", "Keep them", "Back"]);
 }
+
+#[test]
+fn a_series_runs_at_the_picked_level_and_length_kept_across_games() {
+    use crate::screen::compare::Msg;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::Compare));
+    let _ = app.update(Message::Compare(Msg::SeriesGames(20)));
+    let _ = app.update(Message::Compare(Msg::SeriesLevel("Beginner".into())));
+    let _ = app.update(Message::Compare(Msg::Game(GameKind::Othello)));
+    assert_eq!(app.comparison().series_games, 20, "switching games keeps the series length");
+    assert_eq!(app.comparison().series_level.as_deref(), Some("Beginner"));
+    let _ = app.update(Message::Compare(Msg::RunSeries));
+    let run = app.comparison().series.as_ref().expect("a series runs");
+    assert_eq!(run.progress().games_each, 20);
+}

@@ -10,9 +10,6 @@ use tabula_games::BoardGame;
 use tabula_games::arena::{self, SeriesConfig, SeriesSummary};
 use tabula_games::registry::{GameVisitor, MatchSpec};
 
-/// Openings per rule set; each is played twice with colours swapped.
-pub const OPENINGS: usize = 4;
-
 /// The tallies so far, one per rule set, in the order asked.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Progress {
@@ -74,22 +71,24 @@ impl GameVisitor for Visit<'_> {
     }
 }
 
-/// Starts a series of [`OPENINGS`] openings per spec, both sides at `level`; the finished progress comes back as
-/// a message carrying `generation`.
+/// Starts a series of `games` games per spec (rounded up to even: each random opening is played twice with colours
+/// swapped), both sides at `level`; the finished progress comes back as a message carrying `generation`.
 pub fn start<M: Send + 'static>(
     specs: Vec<(String, MatchSpec)>,
     level: Level,
+    games: usize,
     generation: u64,
     on_done: fn(u64, Progress) -> M,
 ) -> (Run, Task<M>) {
+    let openings = games.div_ceil(2).max(1);
     let rows = specs.iter().map(|(name, _)| (name.clone(), SeriesSummary::default())).collect();
-    let progress = Arc::new(Mutex::new(Progress { rows, games_each: OPENINGS * 2 }));
+    let progress = Arc::new(Mutex::new(Progress { rows, games_each: openings * 2 }));
     let stop = Arc::new(AtomicBool::new(false));
     let run = Run { generation, progress: progress.clone(), stop: stop.clone() };
     let work = move || {
         for (row, (_, spec)) in specs.iter().enumerate() {
             let config = SeriesConfig {
-                openings: OPENINGS,
+                openings,
                 opening_plies: 4,
                 levels: [level.clone(), level.clone()],
                 seed: 20_260_101 + row as u64,

@@ -9,7 +9,7 @@ use crate::app::{Message, Route};
 use crate::focus::Focus;
 use crate::save_file::MatchFactory;
 use crate::screen::rules::choices_of;
-use crate::screen::widgets::{card, heading, page, segmented};
+use crate::screen::widgets::{card, heading, page, pick, segmented};
 use crate::series;
 use crate::setup::colour_name;
 use tabula_games::registry::{GameKind, MatchSpec};
@@ -27,7 +27,14 @@ pub enum Msg {
     RunSeries,
     /// Stop the series.
     StopSeries,
+    /// The level both sides of the series play at, by name.
+    SeriesLevel(String),
+    /// Games per rule set in the series.
+    SeriesGames(usize),
 }
+
+/// The choices of games per rule set: more games, narrower intervals.
+pub const SERIES_GAMES: [usize; 4] = [8, 20, 50, 100];
 
 /// How a game's moves fare under one rule set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +64,10 @@ pub struct Compare {
     pub series: Option<series::Run>,
     /// The last finished (or stopped) series.
     pub series_result: Option<series::Progress>,
+    /// The level of the next series, by name (`None`: the default level).
+    pub series_level: Option<String>,
+    /// Games per rule set in the next series.
+    pub series_games: usize,
 }
 
 impl Compare {
@@ -70,13 +81,20 @@ impl Compare {
             source: None,
             series: None,
             series_result: None,
+            series_level: None,
+            series_games: SERIES_GAMES[0],
         }
     }
 
     /// Applies a selection change (replays are the app's job).
     pub fn update(&mut self, msg: &Msg) {
         match msg {
-            Msg::Game(game) => *self = Compare::new(*game),
+            Msg::Game(game) => {
+                let (level, games) = (self.series_level.take(), self.series_games);
+                *self = Compare { series_level: level, series_games: games, ..Compare::new(*game) };
+            }
+            Msg::SeriesLevel(name) => self.series_level = Some(name.clone()),
+            Msg::SeriesGames(games) => self.series_games = *games,
             Msg::Toggle(id, true) if !self.selected.contains(id) => self.selected.push(id.clone()),
             Msg::Toggle(id, false) => self.selected.retain(|s| s != id),
             Msg::StopSeries => {
@@ -121,7 +139,13 @@ pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFact
 }
 
 /// The compare screen; `can_replay` says whether there is a game of this kind to replay.
-pub fn view<'a>(focus: &Focus, compare: &'a Compare, can_replay: bool, level_name: &'a str) -> Element<'a, Message> {
+pub fn view<'a>(
+    focus: &Focus,
+    compare: &'a Compare,
+    can_replay: bool,
+    level_name: String,
+    level_names: Vec<String>,
+) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Compare(m);
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game_row = segmented(focus, "Game", &games, &compare.game, move |g| msg(Msg::Game(g)));
@@ -194,22 +218,40 @@ pub fn view<'a>(focus: &Focus, compare: &'a Compare, can_replay: bool, level_nam
     let cards = column![
         card(column![heading("Rules side by side"), table].spacing(10)).width(Fill),
         card(replay_box).width(Fill),
-        card(series_view(focus, compare, chosen.len(), level_name)).width(Fill),
+        card(series_view(focus, compare, chosen.len(), level_name, level_names)).width(Fill),
     ]
     .spacing(16);
     let content = column![game_row, picks, scrollable(cards).height(Fill)].spacing(16);
     page(focus, "Compare rule sets", Message::Go(Route::Home), content)
 }
 
-fn series_view<'a>(focus: &Focus, compare: &'a Compare, chosen: usize, level_name: &'a str) -> Element<'a, Message> {
+fn series_view<'a>(
+    focus: &Focus,
+    compare: &'a Compare,
+    chosen: usize,
+    level_name: String,
+    level_names: Vec<String>,
+) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Compare(m);
+    let counts: Vec<(usize, String)> = SERIES_GAMES.iter().map(|&n| (n, n.to_string())).collect();
+    let settings = row![
+        text("Level").size(15),
+        pick(focus, "Series level", level_names, Some(level_name), move |l| msg(Msg::SeriesLevel(l)), {
+            Length::Fixed(180.0)
+        }),
+        text("Games per rule set").size(15),
+        segmented(focus, "Series games", &counts, &compare.series_games, move |n| msg(Msg::SeriesGames(n))),
+    ]
+    .spacing(12)
+    .align_y(iced::Center);
     let mut body = column![
         heading("Computer against computer"),
-        text(format!(
-            "{} games per rule set at level {level_name}, from random openings, each played with both colours.",
-            series::OPENINGS * 2
-        ))
+        text(
+            "Both sides at the same level, from random openings, each played with both colours: the first \
+             player's score shows each rule set's first-move edge (50% is fair), with its 95% interval.",
+        )
         .size(14),
+        settings,
     ]
     .spacing(8);
     let progress = match &compare.series {
@@ -228,22 +270,25 @@ fn series_view<'a>(focus: &Focus, compare: &'a Compare, chosen: usize, level_nam
     };
     if let Some(progress) = progress {
         body = body.push(progress_bar(0.0..=1.0, progress.fraction()));
-        let widths = [170.0, 70.0, 150.0, 160.0, 70.0, 120.0];
-        let line = |values: [String; 6]| {
+        let widths = [170.0, 70.0, 120.0, 130.0, 60.0, 170.0, 120.0];
+        let line = |values: [String; 7]| {
             row(values.into_iter().zip(widths).map(|(v, w)| text(v).size(15).width(Length::Fixed(w)).into()))
         };
         body = body.push(line(
-            ["Rule set", "Games", "First player wins", "Second player wins", "Draws", "Average length"]
+            ["Rule set", "Games", "First wins", "Second wins", "Draws", "First player's score", "Average length"]
                 .map(String::from),
         ));
         for (name, s) in &progress.rows {
+            let (score, interval) = s.first_player_score();
+            let played = s.games > 0;
             body = body.push(line([
                 name.clone(),
                 s.games.to_string(),
                 s.first_wins.to_string(),
                 s.second_wins.to_string(),
                 s.draws.to_string(),
-                if s.games == 0 { "–".into() } else { format!("{:.1} moves", s.average_length()) },
+                if played { format!("{:.0}% ± {:.0}%", score * 100.0, interval * 100.0) } else { "–".into() },
+                if played { format!("{:.1} moves", s.average_length()) } else { "–".into() },
             ]));
         }
     }
