@@ -5,8 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use tabula_core::{Game, Limits, SearchOptions, Searcher};
-use tabula_games::BoardGame;
-use tabula_games::othello::{Move, Othello, Position, notation};
+use tabula_games::othello::{Move, Othello, OthelloEval, Position, notation};
 
 /// Arguments of `solve`.
 #[derive(clap::Args)]
@@ -16,9 +15,12 @@ pub struct Args {
     /// The number shown for the first position (the FFO suite file starts at 40).
     #[arg(long, default_value_t = 1)]
     first: usize,
-    /// The transposition table size, in megabytes.
+    /// The searcher's transposition table size, in megabytes.
     #[arg(long, default_value_t = 64)]
     hash_mb: usize,
+    /// The endgame solver's own table size, in megabytes (rounded down to a power of two).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    solver_mb: u32,
 }
 
 /// One position of the file with its expected best moves and score.
@@ -76,7 +78,8 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     let (mut all_nodes, mut all_seconds) = (0u64, 0.0);
     say!("number best score nodes seconds nodes/s result");
     for (i, problem) in problems.iter().enumerate() {
-        let evaluator = game.evaluator(true);
+        // 16-byte entries: 2^16 of them per megabyte.
+        let evaluator = OthelloEval::exact(&game, args.solver_mb.ilog2() + 16);
         let mut searcher = Searcher::new(&game, args.hash_mb);
         let clock = Instant::now();
         let result = searcher.search(&game, &evaluator, &problem.position, &Limits::default(), &options, &mut |_| {});
