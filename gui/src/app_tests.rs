@@ -1,7 +1,7 @@
 //! The app's logic driven through `update`, without a window, on the small test game.
 
 use tabula_core::Player;
-use tabula_games::Cell;
+use tabula_games::{Cell, Marker};
 
 use crate::app::{AiRunner, App, Message, Route, Screen};
 use crate::screen::{play, settings as settings_screen};
@@ -803,4 +803,55 @@ fn a_series_runs_at_the_picked_level_and_length_kept_across_games() {
     let _ = app.update(Message::Compare(Msg::RunSeries));
     let run = app.comparison().series.as_ref().expect("a series runs");
     assert_eq!(run.progress().games_each, 20);
+}
+
+/// Random play through `update`, as an impatient player clicks: cells (legal or not), pass, undo, redo, hints,
+/// stepping through the moves, resigning, new games and the computer's answers arriving late, for both games.
+/// Nothing may panic, the view must build at every step, and the board must agree with its move count.
+#[test]
+fn random_clicks_and_commands_never_break_a_game() {
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let mut seed = 0x5EED_1234_ABCD_0001_u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n) as usize
+    };
+    for game in [GameKind::Othello, GameKind::Gomoku] {
+        let _ = app.update(Message::Go(Route::NewGame(game)));
+        let _ = app.update(Message::StartGame);
+        for step in 0..1500 {
+            let now = app.play().map(|p| p.game.current());
+            let size = now.as_ref().map_or(8, |s| s.size.0) as u64;
+            let legal: Vec<Cell> =
+                now.iter().flat_map(|s| &s.markers).filter(|m| m.1 == Marker::Legal).map(|m| m.0).collect();
+            let message = match next(24) {
+                0..=5 if !legal.is_empty() => Message::Play(play::Msg::Clicked(legal[next(legal.len() as u64)])),
+                0..=11 => Message::Play(play::Msg::Clicked(Cell::new(next(size), next(size)))),
+                12 => Message::Play(play::Msg::Pass),
+                13 if next(3) == 0 => Message::Play(play::Msg::Undo),
+                14 => Message::Play(play::Msg::Redo),
+                15 => Message::Play(play::Msg::Hint),
+                16 => Message::Play(play::Msg::View(next(70))),
+                17 => Message::Play(play::Msg::ViewLive),
+                18 if next(40) == 0 => Message::Play(play::Msg::Resign),
+                19 if next(40) == 0 => Message::NewGameFrom,
+                20 if next(40) == 0 => Message::StartGame,
+                _ => {
+                    answer(&mut app);
+                    continue;
+                }
+            };
+            let _ = app.update(message);
+            let _ = app.view();
+            if let Some(play) = app.play() {
+                let now = play.game.current();
+                let stones = now.stones.iter().filter(|s| s.is_some()).count();
+                assert_eq!(stones, now.counts[0] + now.counts[1], "{game:?} step {step}");
+                assert!(play.shown_ply() <= play.game.ply(), "{game:?} step {step}");
+            }
+        }
+    }
 }
