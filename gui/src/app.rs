@@ -515,7 +515,7 @@ impl App {
                 if let Some(play) = &self.play
                     && play.kind() != self.compare.game
                 {
-                    self.compare = Compare::new(play.kind());
+                    self.compare.update(&compare::Msg::Game(play.kind()));
                 }
                 Screen::Compare
             }

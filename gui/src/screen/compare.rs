@@ -138,7 +138,8 @@ pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFact
     Replay { rule_set: name.into(), summary, played, result }
 }
 
-/// The compare screen; `can_replay` says whether there is a game of this kind to replay.
+/// The compare screen; `can_replay` says whether there is a game of this kind to replay, `level_name` is the
+/// series' level and `level_names` the levels to pick from.
 pub fn view<'a>(
     focus: &Focus,
     compare: &'a Compare,
