@@ -183,6 +183,7 @@ impl<G: Game> Searcher<G> {
             hit_horizon: false,
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_buffers: vec![Vec::new(); MAX_PLY + 1],
+            ordered: vec![Vec::new(); MAX_PLY + 1],
             keyed: Vec::new(),
             root: Vec::new(),
         };
@@ -212,6 +213,8 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     hit_horizon: bool,
     pv: Vec<Vec<G::Move>>,
     move_buffers: Vec<Vec<G::Move>>,
+    /// Each ply's moves with their ordering keys and places, handed out best first by [`next_best`].
+    ordered: Vec<Vec<(u64, u32, G::Move)>>,
     /// Scratch space for sorting moves by key, reused at every node.
     keyed: Vec<(u64, G::Move)>,
     root: Vec<RootMove<G::Move>>,
@@ -231,6 +234,28 @@ fn sort_by_key<M: Copy>(keyed: &mut Vec<(u64, M)>, moves: &mut [M], key: impl Fn
     for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
         *slot = mv;
     }
+}
+
+/// How many moves of a node [`next_best`] picks one by one before it sorts the rest.
+const PICKED: usize = 3;
+
+/// Up to this many moves, [`next_best`] sorts them all at once: picking pays only in long lists (Gomoku's
+/// candidate areas, not Othello's handful of moves).
+const SORT_AT_ONCE: usize = 12;
+
+/// The move to search `i`-th (for `i` = 0, 1, 2, ... in turn) among `keyed` (key, original place, move), in the
+/// order of a stable sort by key, highest first. Most nodes cut off after a move or two, so in a long list the
+/// first [`PICKED`] are picked as the best of those left, and only a node that gets further sorts the rest, once.
+fn next_best<M: Copy>(keyed: &mut [(u64, u32, M)], i: usize) -> M {
+    let sort_from = if keyed.len() <= SORT_AT_ONCE { 0 } else { PICKED };
+    if i < sort_from {
+        // Places are unique, so the order is total and a swap cannot reorder equal keys.
+        let best = (i..keyed.len()).max_by_key(|&j| (keyed[j].0, std::cmp::Reverse(keyed[j].1))).unwrap_or(i);
+        keyed.swap(i, best);
+    } else if i == sort_from {
+        keyed[i..].sort_unstable_by_key(|&(key, place, _)| (std::cmp::Reverse(key), place));
+    }
+    keyed[i].2
 }
 
 /// The score of a finished game from the view of `side`, `ply` plies from the root.
@@ -520,7 +545,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             self.hit_horizon = true;
             return self.evaluator.evaluate(game, state);
         }
-        self.order_moves(state, &mut moves, table_move, ply, side);
+        let mut ordered = std::mem::take(&mut self.ordered[ply]);
+        self.order_moves(state, &moves, &mut ordered, table_move, ply, side);
+        self.move_buffers[ply] = moves;
 
         // Step 7. Principal variation search: the first move with the full window, the rest with a null window,
         // re-searched only when they might be better.
@@ -528,7 +555,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let outer_hit_horizon = std::mem::replace(&mut self.hit_horizon, false);
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..ordered.len() {
+            let mv = next_best(&mut ordered, i);
             let undo = game.make(state, mv);
             let value = if i == 0 || !self.options.pvs {
                 -self.negamax(state, depth - 1, -beta, -alpha, ply + 1)
@@ -542,7 +570,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             };
             game.unmake(state, mv, undo);
             if self.aborted {
-                self.move_buffers[ply] = moves;
+                self.ordered[ply] = ordered;
                 return 0;
             }
             if value > best {
@@ -559,7 +587,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 }
             }
         }
-        self.move_buffers[ply] = moves;
+        self.ordered[ply] = ordered;
         // A subtree that reached the end of every line holds for any depth.
         let stored_depth = if self.hit_horizon { stored_depth } else { EXACT_DEPTH };
         self.hit_horizon |= outer_hit_horizon;
@@ -619,11 +647,12 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         best
     }
 
-    /// Sorts `moves` best-first for the search: table move, then the evaluator's hint, killers, history.
+    /// Keys `moves` into `ordered` for [`next_best`]: table move first, then the evaluator's hint, killers, history.
     fn order_moves(
-        &mut self,
+        &self,
         state: &G::State,
-        moves: &mut [G::Move],
+        moves: &[G::Move],
+        ordered: &mut Vec<(u64, u32, G::Move)>,
         table_move: Option<G::Move>,
         ply: usize,
         side: Player,
@@ -633,7 +662,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let killers = if self.options.killers { self.searcher.killers[ply] } else { [None, None] };
         let use_history = self.options.history;
         let history = &self.searcher.history;
-        sort_by_key(&mut self.keyed, moves, |mv| {
+        let key = |mv| {
             let first = u64::from(Some(mv) == table_move);
             let hint = signed_key(evaluator.move_score(game, state, mv));
             let killer = killers.iter().position(|k| *k == Some(mv)).map_or(0, |i| 2 - i as u64);
@@ -641,7 +670,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             let hist =
                 if use_history { history[game.move_index(mv) * 2 + side.index()].clamp(0, (1 << 29) - 1) } else { 0 };
             first << 63 | hint << 31 | killer << 29 | hist as u64
-        });
+        };
+        ordered.clear();
+        ordered.extend(moves.iter().enumerate().map(|(place, &mv)| (key(mv), place as u32, mv)));
     }
 
     fn reward_cutoff(&mut self, mv: G::Move, depth: i32, ply: usize, side: Player) {
@@ -655,6 +686,34 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if self.options.history {
             let slot = &mut self.searcher.history[self.game.move_index(mv) * 2 + side.index()];
             *slot = slot.saturating_add(depth.max(1).saturating_mul(depth.max(1))).min(1 << 24);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Handing moves out one at a time gives the order of a stable sort by key, highest first, for short and long
+    /// lists with many equal keys.
+    #[test]
+    fn next_best_follows_a_stable_sort() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        for len in 0..40u32 {
+            for _ in 0..20 {
+                let mut keyed: Vec<(u64, u32, u32)> = (0..len)
+                    .map(|place| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed % 5, place, place)
+                    })
+                    .collect();
+                let mut expected = keyed.clone();
+                expected.sort_by_key(|&(key, _, _)| std::cmp::Reverse(key));
+                let handed: Vec<u32> = (0..keyed.len()).map(|i| next_best(&mut keyed, i)).collect();
+                assert_eq!(handed, expected.iter().map(|e| e.2).collect::<Vec<_>>(), "{len} moves");
+            }
         }
     }
 }

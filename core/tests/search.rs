@@ -118,6 +118,26 @@ fn alpha_beta_equals_minimax_on_random_trees() {
     assert!(checked > 200 * 32, "too few positions checked: {checked}");
 }
 
+/// Wide nodes: the searcher picks the first moves of a long list one by one and sorts the rest later.
+#[test]
+fn alpha_beta_equals_minimax_on_wide_random_trees() {
+    let combos = option_combinations();
+    for seed in 0..60u64 {
+        let tree = RandomTree { seed: seed + 50_000, max_branching: 30, height: 5 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        let depth = 1 + (seed % 3) as i32;
+        let (value, best) = oracle(&tree, &RandomEval, &root, depth, false);
+        for o in &combos {
+            let (score, mv) = search(&tree, &RandomEval, &root, &Limits::depth(depth as u32), o);
+            assert_eq!(score, value, "seed {seed} depth {depth} {o:?}");
+            assert!(best.contains(&mv), "seed {seed}: move {mv} not among best {best:?} with {o:?}");
+        }
+    }
+}
+
 #[test]
 fn alpha_beta_equals_minimax_with_transpositions() {
     let combos = option_combinations();
