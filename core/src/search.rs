@@ -184,7 +184,6 @@ impl<G: Game> Searcher<G> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_buffers: vec![Vec::new(); MAX_PLY + 1],
             ordered: vec![Vec::new(); MAX_PLY + 1],
-            keyed: Vec::new(),
             root: Vec::new(),
         };
         let mut state = state.clone();
@@ -215,8 +214,6 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     move_buffers: Vec<Vec<G::Move>>,
     /// Each ply's moves with their ordering keys and places, handed out best first by [`next_best`].
     ordered: Vec<Vec<(u64, u32, G::Move)>>,
-    /// Scratch space for sorting moves by key, reused at every node.
-    keyed: Vec<(u64, G::Move)>,
     root: Vec<RootMove<G::Move>>,
 }
 
@@ -225,15 +222,10 @@ fn signed_key(value: i32) -> u64 {
     u64::from(value.cast_unsigned() ^ 0x8000_0000)
 }
 
-/// Sorts `moves` by `key`, highest first; equal keys keep their order. Each key is computed once, into `keyed`, a
-/// buffer kept across nodes.
-fn sort_by_key<M: Copy>(keyed: &mut Vec<(u64, M)>, moves: &mut [M], key: impl Fn(M) -> u64) {
-    keyed.clear();
-    keyed.extend(moves.iter().map(|&mv| (key(mv), mv)));
-    keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
-    for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()) {
-        *slot = mv;
-    }
+/// Fills `ordered` with `moves`, each with its key and its place in `moves`, for [`next_best`].
+fn key_moves<M: Copy>(ordered: &mut Vec<(u64, u32, M)>, moves: &[M], key: impl Fn(M) -> u64) {
+    ordered.clear();
+    ordered.extend(moves.iter().enumerate().map(|(place, &mv)| (key(mv), place as u32, mv)));
 }
 
 /// How many moves of a node [`next_best`] picks one by one before it sorts the rest.
@@ -619,8 +611,11 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let mut best = stand_pat;
         alpha = alpha.max(stand_pat);
         let evaluator = self.evaluator;
-        sort_by_key(&mut self.keyed, &mut moves, |mv| signed_key(evaluator.move_score(game, state, mv)));
-        for &mv in &moves {
+        let mut ordered = std::mem::take(&mut self.ordered[ply]);
+        key_moves(&mut ordered, &moves, |mv| signed_key(evaluator.move_score(game, state, mv)));
+        self.move_buffers[ply] = moves;
+        for i in 0..ordered.len() {
+            let mv = next_best(&mut ordered, i);
             let undo = game.make(state, mv);
             let value = if !self.enter_node() {
                 0
@@ -643,7 +638,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 }
             }
         }
-        self.move_buffers[ply] = moves;
+        self.ordered[ply] = ordered;
         best
     }
 
@@ -671,8 +666,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 if use_history { history[game.move_index(mv) * 2 + side.index()].clamp(0, (1 << 29) - 1) } else { 0 };
             first << 63 | hint << 31 | killer << 29 | hist as u64
         };
-        ordered.clear();
-        ordered.extend(moves.iter().enumerate().map(|(place, &mv)| (key(mv), place as u32, mv)));
+        key_moves(ordered, moves, key);
     }
 
     fn reward_cutoff(&mut self, mv: G::Move, depth: i32, ply: usize, side: Player) {

@@ -141,6 +141,9 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     flipped
 }
 
+/// Column a: one bit per row, the multiplier that gathers a column or a diagonal into the top byte.
+const COL_A: u64 = 0x0101_0101_0101_0101;
+
 /// For each position in a line of eight and each pattern of the mover's discs on it (the other squares holding
 /// opponent discs, the position itself empty), how many discs a placement there flips along the line.
 static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
@@ -183,12 +186,11 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
 #[inline(always)]
 #[must_use]
 pub fn last_flip_count(p: u64, sq: usize) -> u32 {
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
     let (row, col) = (sq >> 3, sq & 7);
     let across = (p >> (row * 8)) as u8;
-    let down = (((p >> col) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-    let diag = ((p & DIAGONALS[col + 7 - row]).wrapping_mul(FILE_A) >> 56) as u8;
-    let anti = ((p & DIAGONALS[15 + col + row]).wrapping_mul(FILE_A) >> 56) as u8;
+    let down = (((p >> col) & COL_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let diag = ((p & DIAGONALS[col + 7 - row]).wrapping_mul(COL_A) >> 56) as u8;
+    let anti = ((p & DIAGONALS[15 + col + row]).wrapping_mul(COL_A) >> 56) as u8;
     let count = |pos: usize, line: u8| u32::from(LINE_FLIPS[pos][line as usize]);
     count(col, across) + count(row, down) + count(col, diag) + count(col, anti)
 }
@@ -294,7 +296,6 @@ const fn build_diagonals() -> [u64; 30] {
 #[inline(always)]
 #[must_use]
 pub fn stable(p: u64, o: u64) -> u64 {
-    const COL_A: u64 = 0x0101_0101_0101_0101;
     const COL_H: u64 = 0x8080_8080_8080_8080;
     const ROW_1: u64 = 0xFF;
     const ROW_8: u64 = 0xFF << 56;
