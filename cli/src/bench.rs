@@ -13,6 +13,9 @@ pub struct Args {
     /// The depth of every search (default: 5 for Gomoku, 8 for Othello).
     #[arg(long)]
     depth: Option<u32>,
+    /// Only this game (gomoku or othello); both by default.
+    #[arg(long)]
+    game: Option<String>,
 }
 
 /// The benchmark positions: a rule set and the moves that lead to each position.
@@ -87,7 +90,11 @@ fn signature(results: &[Measured]) -> u64 {
 
 /// Runs the benchmark for both games and prints a line per position and a total per game.
 pub fn run(args: &Args) -> Result<ExitCode, String> {
-    for game in GameKind::ALL {
+    let games = match &args.game {
+        None => GameKind::ALL.to_vec(),
+        Some(id) => vec![GameKind::from_id(id).ok_or_else(|| format!("unknown game '{id}': gomoku or othello"))?],
+    };
+    for game in games {
         let (rule_set, default_depth, moves) = positions(game);
         let depth = args.depth.unwrap_or(default_depth);
         let spec = MatchSpec { game, rule_set: rule_set.to_string(), board_size: None };

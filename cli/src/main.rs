@@ -15,6 +15,7 @@ mod check_forbidden;
 mod check_vcf;
 mod perft;
 mod solve;
+mod train;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +50,8 @@ enum Command {
     Arena(arena::Args),
     /// Searches fixed positions of each game to a fixed depth: nodes, time, nodes/s and a behaviour signature.
     Bench(bench::Args),
+    /// Fits the Othello pattern evaluation to real games and writes its weight file.
+    Train(train::Args),
     /// Speaks the NBoard protocol on stdin and stdout, so NBoard and other Othello GUIs can use Tabula's engine.
     Nboard,
 }
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::CheckVcf { file } => check_vcf::run(&file),
         Command::Arena(args) => arena::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Nboard => {
             let stdin = std::io::BufReader::new(std::io::stdin());
             tabula_cli::nboard::run(stdin, std::io::stdout()).map(|()| ExitCode::SUCCESS).map_err(|e| e.to_string())

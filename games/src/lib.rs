@@ -4,6 +4,7 @@ pub mod arena;
 pub mod board;
 pub mod config;
 pub mod engine;
+pub mod files;
 pub mod ggf;
 pub mod gomoku;
 pub mod othello;

@@ -2,7 +2,6 @@
 //! crash never leaves half a file behind.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The directories the app reads and writes.
@@ -50,25 +49,7 @@ impl Paths {
     }
 }
 
-/// Writes `contents` to `path` atomically: into a temporary file in the same directory, flushed to disk, then
-/// renamed over `path`. Missing parent directories are created.
-pub fn write_atomic(path: &Path, contents: &str) -> Result<(), String> {
-    let describe = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(describe)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(contents.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result.map_err(describe)
-}
+pub use tabula_games::files::write_atomic;
 
 /// Reads a text file, or `None` if it does not exist; other failures are errors naming the file.
 pub fn read_optional(path: &Path) -> Result<Option<String>, String> {

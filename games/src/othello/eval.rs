@@ -1,7 +1,11 @@
-//! The Othello evaluator: a weighted sum of features for play, fastest-first move ordering and the endgame fast
-//! path for exact mode.
+//! The Othello evaluator: learned board patterns for play on the 8x8 board, a weighted sum of hand-set features
+//! elsewhere, fastest-first move ordering and the endgame fast path for exact mode.
 //!
-//! Features, each as (side to move) minus (opponent): mobility (legal moves), potential mobility (empties next to
+//! On 8x8 with the most discs winning (every start), positions are judged by the pattern evaluation fitted to real
+//! games ([`super::weights`]), in hundredths of a disc of final margin. Anti-Othello and the 6x6 and 10x10 boards
+//! keep the hand-set features below: the patterns are laid out for 8x8 and learned from games won by the most discs.
+//!
+//! Hand-set features, each as (side to move) minus (opponent): mobility (legal moves), potential mobility (empties next to
 //! the opponent's discs), corners, X squares and C squares next to an empty corner (penalties), edge discs made
 //! stable by an owned corner, and near the end the parity of the empties (the side that would play last).
 //!
@@ -17,6 +21,7 @@ use std::sync::Arc;
 use tabula_core::{Evaluator, Game, Score};
 
 use super::endgame::Solver;
+use super::weights::PatternWeights;
 use super::{Move, Othello, Position};
 
 /// The weight of each feature, in hundredths of a disc.
@@ -87,6 +92,7 @@ pub const SOLVER_EMPTIES: u32 = 64;
 pub struct OthelloEval {
     weights: Weights,
     corners: Vec<CornerRegion>,
+    patterns: Option<&'static PatternWeights>,
     exact: Option<Exact>,
 }
 
@@ -122,7 +128,15 @@ impl OthelloEval {
                 }
             })
             .collect();
-        OthelloEval { weights, corners, exact: None }
+        let patterns = (game.is_8x8() && game.rules().goal == super::Goal::MostDiscs).then(learned_weights).flatten();
+        OthelloEval { weights, corners, patterns, exact: None }
+    }
+
+    /// This evaluator with the hand-set features only, also where the learned patterns apply (for comparisons).
+    #[must_use]
+    pub fn without_patterns(mut self) -> OthelloEval {
+        self.patterns = None;
+        self
     }
 
     /// The evaluator for exact mode: fastest-first ordering and, on 8x8, the endgame solver for the last
@@ -186,10 +200,26 @@ impl OthelloEval {
     }
 }
 
+/// The embedded pattern weights, or `None` (said once on standard error) if the build carries a broken file; the
+/// tests check that it does not.
+fn learned_weights() -> Option<&'static PatternWeights> {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    match PatternWeights::embedded() {
+        Ok(weights) => Some(weights),
+        Err(e) => {
+            WARNED.call_once(|| eprintln!("tabula: {e}; Othello falls back to its hand-set evaluation"));
+            None
+        }
+    }
+}
+
 impl Evaluator<Othello> for OthelloEval {
     fn evaluate(&self, game: &Othello, state: &Position) -> Score {
         if game.in_free_opening(state) {
             return 0;
+        }
+        if let Some(patterns) = self.patterns {
+            return patterns.evaluate(state.player() as u64, state.opponent() as u64);
         }
         self.features(game, state.player(), state.opponent(), game.rules().goal == super::Goal::FewestDiscs)
     }
@@ -250,5 +280,63 @@ impl Evaluator<Othello> for OthelloEval {
         }
         let anti = game.rules().goal == super::Goal::FewestDiscs;
         exact.solver.solve(state.player() as u64, state.opponent() as u64, alpha, beta, anti, nodes, should_stop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_core::Game;
+
+    use super::*;
+    use crate::othello::{BoardSize, Goal, Rules};
+
+    /// Positions after a few seeded random moves.
+    fn positions(game: &Othello) -> Vec<Position> {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            let mut state = game.initial_state();
+            for _ in 0..12 {
+                moves.clear();
+                game.legal_moves(&state, &mut moves);
+                if game.outcome(&state).is_some() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                game.make(&mut state, moves[seed as usize % moves.len()]);
+            }
+            out.push(state);
+        }
+        out
+    }
+
+    #[test]
+    fn the_learned_patterns_judge_8x8_and_the_hand_features_the_rest() {
+        let game = Othello::default();
+        let eval = OthelloEval::new(&game, Weights::default());
+        let weights = PatternWeights::embedded().expect("the embedded weights load");
+        let hand = eval.clone().without_patterns();
+        let mut differ = 0;
+        for state in positions(&game) {
+            let learned = weights.evaluate(state.player() as u64, state.opponent() as u64);
+            assert_eq!(eval.evaluate(&game, &state), learned);
+            differ += usize::from(hand.evaluate(&game, &state) != learned);
+        }
+        assert!(differ > 10);
+        for rules in [
+            Rules { goal: Goal::FewestDiscs, ..Rules::default() },
+            Rules { size: BoardSize::Six, ..Rules::default() },
+            Rules { size: BoardSize::Ten, ..Rules::default() },
+        ] {
+            let game = Othello::new(rules);
+            let eval = OthelloEval::new(&game, Weights::default());
+            let hand = eval.clone().without_patterns();
+            for state in positions(&game) {
+                assert_eq!(eval.evaluate(&game, &state), hand.evaluate(&game, &state), "{rules:?}");
+            }
+        }
     }
 }

@@ -9,7 +9,11 @@ pub mod endgame;
 pub mod eval;
 pub mod geometry;
 pub mod notation;
+pub mod patterns;
+pub mod records;
+pub mod training;
 pub mod variants;
+pub mod weights;
 
 use std::sync::Arc;
 
@@ -19,7 +23,7 @@ use crate::board::{BoardGame, Cell, Marker, MoveReport};
 pub use eval::{OthelloEval, Weights};
 use geometry::Geometry;
 pub use notation::NotationError;
-pub use variants::{Goal, Rules, Start};
+pub use variants::{BoardSize, Goal, Rules, Start};
 
 /// A move: a square index (`n * row + column`) or the pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,0 +1,132 @@
+//! `tabula-cli train othello DIR`: fits the Othello pattern evaluation to the game collections in `DIR` (WTHOR
+//! `wthor/*.wtb` and the logbook `logbook.gam.gz`, as in `shared/data/othello-games/`) and writes the weight file.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use tabula_games::files::write_atomic;
+use tabula_games::othello::endgame::Solver;
+use tabula_games::othello::patterns::STAGES;
+use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor};
+use tabula_games::othello::training::{Fit, Labels, Sample, fit, mean_errors, samples_of};
+
+/// Arguments of `train`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game to train (only `othello` has a learned evaluation).
+    game: String,
+    /// The folder with `wthor/WTH_YYYY.wtb` files and `logbook.gam.gz`.
+    data: PathBuf,
+    /// Where to write the weight file (written whole or not at all).
+    #[arg(long, default_value = "games/data/othello.weights")]
+    out: PathBuf,
+    /// WTHOR years held back to measure the fit on games it never saw.
+    #[arg(long, value_delimiter = ',', default_value = "2023,2024,2025")]
+    hold_out: Vec<u32>,
+    /// Positions with this many empties or fewer are labelled with their exact value by the endgame solver.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=20))]
+    exact_empties: u32,
+    /// Conjugate-gradient iterations per stage.
+    #[arg(long, default_value_t = 60)]
+    iterations: usize,
+    /// The ridge penalty per weight (in discs squared).
+    #[arg(long, default_value_t = 5.0)]
+    lambda: f64,
+    /// Threads for labelling and fitting (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Reads the collections, labels and fits, prints the fit per stage and writes the weights.
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    if args.game != "othello" {
+        return Err(format!("no learned evaluation for '{}': only othello can be trained", args.game));
+    }
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let clock = Instant::now();
+    let (train, held) = read_collections(&args.data, &args.hold_out)?;
+    say!("{} training games, {} held back (WTHOR {:?})", train.len(), held.len(), args.hold_out);
+    let labels = Labels { exact_empties: args.exact_empties, theoretical: true };
+    let train = label(&train, labels, threads, "labelling")?;
+    let held = label(&held, labels, threads, "held back")?;
+    say!("{} training positions, {} held back, {:.0} s", train.len(), held.len(), clock.elapsed().as_secs_f64());
+
+    let bar = progress((STAGES * args.iterations) as u64, "fitting");
+    let weights = fit(&train, Fit { iterations: args.iterations, lambda: args.lambda, threads }, &|_, _| bar.inc(1));
+    bar.finish_and_clear();
+    say!("fitted in {:.0} s; mean absolute error in discs per stage:", clock.elapsed().as_secs_f64());
+    say!("empties   train  held-back  positions");
+    for (s, (t, h)) in mean_errors(&weights, &train).iter().zip(mean_errors(&weights, &held)).enumerate() {
+        let show = |e: Option<(f64, usize)>| e.map_or_else(|| "-".to_string(), |(m, _)| format!("{m:.2}"));
+        let count = h.map_or(0, |(_, n)| n);
+        say!("{:>2}-{:<2}  {:>7}  {:>9}  {count:>9}", 4 * s + 1, 4 * s + 4, show(*t), show(h));
+    }
+    write_atomic(&args.out, weights.to_bytes())?;
+    say!("wrote {} ({} bytes)", args.out.display(), weights.to_bytes().len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The games of the WTHOR files and the logbook: those to train on, and the held-back years.
+fn read_collections(data: &Path, hold_out: &[u32]) -> Result<(Vec<GameRecord>, Vec<GameRecord>), String> {
+    let wthor = data.join("wthor");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&wthor)
+        .map_err(|e| format!("{}: {e}", wthor.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("{}: no .wtb files", wthor.display()));
+    }
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for file in &files {
+        let records = read_wthor(file).map_err(|e| e.to_string())?;
+        let year = file.file_stem().and_then(|s| s.to_str()).and_then(|s| s.rsplit('_').next()?.parse::<u32>().ok());
+        if year.is_some_and(|y| hold_out.contains(&y)) { &mut held } else { &mut train }.extend(records);
+    }
+    train.extend(read_logbook(&data.join("logbook.gam.gz")).map_err(|e| e.to_string())?);
+    Ok((train, held))
+}
+
+/// The labelled samples of `games`, on `threads` threads (each with its own solver table), in game order.
+fn label(games: &[GameRecord], labels: Labels, threads: usize, what: &str) -> Result<Vec<Sample>, String> {
+    let bar = progress(games.len() as u64, what);
+    let chunk = games.len().div_ceil(threads).max(1);
+    let parts: Vec<Result<Vec<Sample>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = games
+            .chunks(chunk)
+            .map(|part| {
+                let bar = &bar;
+                scope.spawn(move || {
+                    let solver = Solver::new(20);
+                    let mut solved = 0;
+                    let mut samples = Vec::with_capacity(part.len() * 60);
+                    for game in part {
+                        samples.extend(samples_of(game, labels, &solver, &mut solved)?);
+                        bar.inc(1);
+                    }
+                    Ok(samples)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a labelling thread failed".into()))).collect()
+    });
+    bar.finish_and_clear();
+    let mut all = Vec::new();
+    for part in parts {
+        all.extend(part?);
+    }
+    Ok(all)
+}
+
+fn progress(total: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    let style = ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len} {elapsed_precise} (eta {eta})")
+        .map(|s| s.progress_chars("=> "))
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(what.to_string());
+    bar
+}

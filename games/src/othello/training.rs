@@ -1,0 +1,231 @@
+//! Fitting the pattern weights ([`super::weights`]) to real games.
+//!
+//! Every position before a move of a game becomes a sample, labelled with the game's final margin from the side
+//! to move's view (empties to the winner). Labels are made exact where that is cheap or free: WTHOR's theoretical
+//! score replaces the played result for positions with 24 or more empties (the game's value under perfect play
+//! from 24 empties on), and positions with few empties are solved by the endgame solver. Each stage's weights are
+//! then the regularised least-squares fit of its samples (those within two empties of the stage, so neighbouring
+//! stages change smoothly), solved by conjugate gradients preconditioned with each weight's frequency. Nothing is
+//! random: the same games give the same weights.
+
+use super::endgame::Solver;
+use super::patterns::{EMPTIES_PER_STAGE, FEATURES, Layout, STAGES};
+use super::records::{GameRecord, THEORETICAL_EMPTIES, replay};
+use super::weights::PatternWeights;
+
+/// A training position: the discs of the side to move and of the other side, and the label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// The discs of the side to move.
+    pub player: u64,
+    /// The discs of the other side.
+    pub opponent: u64,
+    /// The final margin from the side to move's view, empties to the winner.
+    pub target: i8,
+}
+
+impl Sample {
+    /// Empty squares of the position.
+    #[must_use]
+    pub fn empties(&self) -> u32 {
+        (!(self.player | self.opponent)).count_ones()
+    }
+}
+
+/// How the samples are labelled.
+#[derive(Clone, Copy, Debug)]
+pub struct Labels {
+    /// Positions with this many empties or fewer get their exact value from the solver (0: none).
+    pub exact_empties: u32,
+    /// Whether WTHOR's theoretical score labels the positions with 24 or more empties.
+    pub theoretical: bool,
+}
+
+/// The samples of one game, or the replay's complaint. `solver` labels the positions of `labels.exact_empties`
+/// or fewer; `solved` counts them.
+pub fn samples_of(
+    record: &GameRecord,
+    labels: Labels,
+    solver: &Solver,
+    solved: &mut u64,
+) -> Result<Vec<Sample>, String> {
+    let played = replay(&record.moves)?;
+    let final_margin = if played.finished { played.black_margin } else { record.black_margin };
+    let mut samples = Vec::with_capacity(played.positions.len());
+    for pos in &played.positions {
+        let empties = (!(pos.player | pos.opponent)).count_ones();
+        let black_margin = match record.theoretical_margin {
+            Some(t) if labels.theoretical && empties >= THEORETICAL_EMPTIES => t,
+            _ => final_margin,
+        };
+        let mut target = if pos.black_to_move { black_margin } else { -black_margin };
+        if empties <= labels.exact_empties {
+            let mut nodes = 0;
+            if let Some(v) = solver.solve(pos.player, pos.opponent, -64, 64, false, &mut nodes, &mut |_| false) {
+                target = v;
+                *solved += 1;
+            }
+        }
+        samples.push(Sample { player: pos.player, opponent: pos.opponent, target: target.clamp(-64, 64) as i8 });
+    }
+    Ok(samples)
+}
+
+/// How the weights are fitted.
+#[derive(Clone, Copy, Debug)]
+pub struct Fit {
+    /// Conjugate-gradient iterations per stage.
+    pub iterations: usize,
+    /// The ridge penalty: each weight costs `lambda * w^2` (in discs squared), pulling rarely seen configurations
+    /// towards zero.
+    pub lambda: f64,
+    /// Stages fitted at once (each on its own thread).
+    pub threads: usize,
+}
+
+/// Whether a sample with `empties` empties trains stage `s`: its own empties and two on either side.
+fn trains(s: usize, empties: u32) -> bool {
+    let low = s as i64 * i64::from(EMPTIES_PER_STAGE) + 1 - 2;
+    let high = (s as i64 + 1) * i64::from(EMPTIES_PER_STAGE) + 2;
+    (low..=high).contains(&i64::from(empties)) || (s == STAGES - 1 && i64::from(empties) > high)
+}
+
+/// Fits the weights of every stage to `samples`. `progress` hears of every finished iteration (stage, iteration).
+#[must_use]
+pub fn fit(samples: &[Sample], fit: Fit, progress: &(dyn Fn(usize, usize) + Sync)) -> PatternWeights {
+    let layout = Layout::get();
+    let mut stages: Vec<Vec<i16>> = vec![Vec::new(); STAGES];
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(&mut stages);
+    std::thread::scope(|scope| {
+        for _ in 0..fit.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let s = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if s >= STAGES {
+                        break;
+                    }
+                    let weights = fit_stage(layout, samples, s, fit, &|i| progress(s, i));
+                    results.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[s] = weights;
+                }
+            });
+        }
+    });
+    PatternWeights::from_compact(stages.concat())
+}
+
+/// One stage's compact weights, in hundredths of a disc.
+fn fit_stage(layout: &Layout, samples: &[Sample], s: usize, fit: Fit, progress: &dyn Fn(usize)) -> Vec<i16> {
+    let size = layout.compact_size;
+    let mut rows: Vec<u32> = Vec::new();
+    let mut targets: Vec<f64> = Vec::new();
+    for sample in samples.iter().filter(|x| trains(s, x.empties())) {
+        rows.extend(layout.features(sample.player, sample.opponent).iter().map(|&i| layout.compact[i as usize]));
+        targets.push(f64::from(sample.target));
+    }
+    // Normal equations (A'A + lambda I) w = A'y, by conjugate gradients with the diagonal as preconditioner.
+    let mut diagonal = vec![fit.lambda; size];
+    let mut r = vec![0.0; size];
+    for (row, &y) in rows.chunks_exact(FEATURES).zip(&targets) {
+        for &i in row {
+            diagonal[i as usize] += 1.0;
+            r[i as usize] += y;
+        }
+    }
+    let mut w = vec![0.0; size];
+    let mut z: Vec<f64> = r.iter().zip(&diagonal).map(|(r, d)| r / d).collect();
+    let mut p = z.clone();
+    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut q = vec![0.0; size];
+    for iteration in 0..fit.iterations {
+        q.iter_mut().zip(&p).for_each(|(q, p)| *q = fit.lambda * p);
+        for row in rows.chunks_exact(FEATURES) {
+            let t: f64 = row.iter().map(|&i| p[i as usize]).sum();
+            for &i in row {
+                q[i as usize] += t;
+            }
+        }
+        let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
+        if rz <= 0.0 || pq <= 0.0 {
+            break;
+        }
+        let alpha = rz / pq;
+        for k in 0..size {
+            w[k] += alpha * p[k];
+            r[k] -= alpha * q[k];
+            z[k] = r[k] / diagonal[k];
+        }
+        let next: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        let beta = next / rz;
+        rz = next;
+        p.iter_mut().zip(&z).for_each(|(p, z)| *p = z + beta * *p);
+        progress(iteration + 1);
+    }
+    w.iter().map(|&x| (x * 100.0).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16).collect()
+}
+
+/// The mean absolute error, in discs, of `weights` on `samples`, per stage (`None` for a stage without samples).
+#[must_use]
+pub fn mean_errors(weights: &PatternWeights, samples: &[Sample]) -> Vec<Option<(f64, usize)>> {
+    let mut sums = vec![(0.0, 0usize); STAGES];
+    for sample in samples {
+        let predicted = f64::from(weights.evaluate(sample.player, sample.opponent)) / 100.0;
+        let entry = &mut sums[super::patterns::stage(sample.empties())];
+        entry.0 += (predicted - f64::from(sample.target)).abs();
+        entry.1 += 1;
+    }
+    sums.into_iter().map(|(sum, n)| (n > 0).then(|| (sum / n as f64, n))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::records::read_logbook;
+
+    #[test]
+    fn a_fit_learns_its_games_far_better_than_guessing_even() {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
+        let mut records = read_logbook(&data.join("logbook-sample.gam.gz")).unwrap();
+        records.extend(crate::othello::records::read_wthor(&data.join("WTH_2021.wtb")).unwrap());
+        let solver = Solver::new(16);
+        let labels = Labels { exact_empties: 8, theoretical: true };
+        let mut solved = 0;
+        let mut samples = Vec::new();
+        for record in &records {
+            samples.extend(samples_of(record, labels, &solver, &mut solved).unwrap());
+        }
+        assert!(solved > 8 * 1000, "{solved}");
+        let weights = fit(&samples, Fit { iterations: 20, lambda: 5.0, threads: 2 }, &|_, _| {});
+        let zero = PatternWeights::from_compact(vec![0; weights.compact().len()]);
+        let fitted = mean_errors(&weights, &samples);
+        let even = mean_errors(&zero, &samples);
+        for (s, (f, e)) in fitted.iter().zip(&even).enumerate() {
+            let ((f, _), (e, _)) = (f.unwrap(), e.unwrap());
+            // Up to 40 empties the positions are varied and the labels (exact, or WTHOR's theoretical score) sharp;
+            // the openings are few positions shared by many games of every result.
+            let bound = if s <= 9 { 0.65 * e } else { e };
+            assert!(f <= bound, "stage {s}: fitted {f:.2}, even {e:.2}");
+        }
+        // And deterministic, whatever the threads.
+        let again = fit(&samples, Fit { iterations: 20, lambda: 5.0, threads: 1 }, &|_, _| {});
+        assert_eq!(again, weights);
+    }
+
+    #[test]
+    fn exact_labels_are_the_solver_values() {
+        let records =
+            read_logbook(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/logbook-sample.gam.gz"))
+                .unwrap();
+        let solver = Solver::new(16);
+        let mut solved = 0;
+        let labels = Labels { exact_empties: 10, theoretical: false };
+        let samples = samples_of(&records[0], labels, &solver, &mut solved).unwrap();
+        let last = samples.last().unwrap();
+        // The last position has one empty: its exact value is the played result from its mover's view.
+        assert_eq!(last.empties(), 1);
+        let mut nodes = 0;
+        let exact = solver.solve(last.player, last.opponent, -64, 64, false, &mut nodes, &mut |_| false).unwrap();
+        assert_eq!(i32::from(last.target), exact);
+        assert_eq!(solved, samples.iter().filter(|s| s.empties() <= 10).count() as u64);
+    }
+}
