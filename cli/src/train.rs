@@ -11,6 +11,7 @@ use tabula_games::othello::endgame::Solver;
 use tabula_games::othello::patterns::STAGES;
 use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor};
 use tabula_games::othello::training::{Fit, Labels, Sample, fit, mean_errors, samples_of};
+use tabula_games::othello::weights::PatternWeights;
 
 /// Arguments of `train`.
 #[derive(clap::Args)]
@@ -37,6 +38,10 @@ pub struct Args {
     /// Threads for labelling and fitting (default: every core).
     #[arg(long)]
     threads: Option<usize>,
+    /// A folder to keep the labelled positions in (about 270 MB), so that later fits with other `--iterations` or
+    /// `--lambda` skip the labelling; a file there is used only for the same `--exact-empties` and `--hold-out`.
+    #[arg(long)]
+    cache: Option<PathBuf>,
 }
 
 /// Reads the collections, labels and fits, prints the fit per stage and writes the weights.
@@ -46,22 +51,39 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let clock = Instant::now();
-    let (train, held) = read_collections(&args.data, &args.hold_out)?;
-    say!("{} training games, {} held back (WTHOR {:?})", train.len(), held.len(), args.hold_out);
     let labels = Labels { exact_empties: args.exact_empties, theoretical: true };
-    let train = label(&train, labels, threads, "labelling")?;
-    let held = label(&held, labels, threads, "held back")?;
+    let years: Vec<String> = args.hold_out.iter().map(u32::to_string).collect();
+    let cached =
+        args.cache.as_ref().map(|dir| dir.join(format!("e{}-h{}.samples", args.exact_empties, years.join("-"))));
+    let (train, held) = match cached.as_deref().filter(|p| p.exists()) {
+        Some(path) => {
+            say!("labelled positions from {}", path.display());
+            read_samples(path)?
+        }
+        None => {
+            let (train, held) = read_collections(&args.data, &args.hold_out)?;
+            say!("{} training games, {} held back (WTHOR {:?})", train.len(), held.len(), args.hold_out);
+            let sets = (label(&train, labels, threads, "labelling")?, label(&held, labels, threads, "held back")?);
+            if let Some(path) = &cached {
+                write_atomic(path, samples_bytes(&sets))?;
+            }
+            sets
+        }
+    };
     say!("{} training positions, {} held back, {:.0} s", train.len(), held.len(), clock.elapsed().as_secs_f64());
 
     let bar = progress((STAGES * args.iterations) as u64, "fitting");
     let weights = fit(&train, Fit { iterations: args.iterations, lambda: args.lambda, threads }, &|_, _| bar.inc(1));
     bar.finish_and_clear();
     say!("fitted in {:.0} s; mean absolute error in discs per stage:", clock.elapsed().as_secs_f64());
-    say!("empties   train  held-back  positions");
-    for (s, (t, h)) in mean_errors(&weights, &train).iter().zip(mean_errors(&weights, &held)).enumerate() {
+    say!("empties   train  held-back  held-back if guessed even  positions");
+    let even = PatternWeights::from_compact(vec![0; weights.compact().len()]);
+    let rows =
+        mean_errors(&weights, &train).into_iter().zip(mean_errors(&weights, &held)).zip(mean_errors(&even, &held));
+    for (s, ((t, h), e)) in rows.enumerate() {
         let show = |e: Option<(f64, usize)>| e.map_or_else(|| "-".to_string(), |(m, _)| format!("{m:.2}"));
         let count = h.map_or(0, |(_, n)| n);
-        say!("{:>2}-{:<2}  {:>7}  {:>9}  {count:>9}", 4 * s + 1, 4 * s + 4, show(*t), show(h));
+        say!("{:>2}-{:<2}  {:>7}  {:>9}  {:>25}  {count:>9}", 4 * s + 1, 4 * s + 4, show(t), show(h), show(e));
     }
     write_atomic(&args.out, weights.to_bytes())?;
     say!("wrote {} ({} bytes)", args.out.display(), weights.to_bytes().len());
@@ -129,4 +151,40 @@ fn progress(total: u64, what: &str) -> ProgressBar {
     bar.set_style(style);
     bar.set_message(what.to_string());
     bar
+}
+
+/// Bytes per cached sample: both bitboards and the label.
+const SAMPLE_BYTES: usize = 17;
+
+/// The cache file: the training count (u64), then every training and held-back sample.
+fn samples_bytes((train, held): &(Vec<Sample>, Vec<Sample>)) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(8 + SAMPLE_BYTES * (train.len() + held.len()));
+    bytes.extend_from_slice(&(train.len() as u64).to_le_bytes());
+    for s in train.iter().chain(held) {
+        bytes.extend_from_slice(&s.player.to_le_bytes());
+        bytes.extend_from_slice(&s.opponent.to_le_bytes());
+        bytes.push(s.target as u8);
+    }
+    bytes
+}
+
+/// Reads a cache file written by [`samples_bytes`].
+fn read_samples(path: &Path) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let broken = || format!("{}: not a sample cache of this version (delete it to label again)", path.display());
+    let (count, rest) = bytes.split_first_chunk::<8>().ok_or_else(broken)?;
+    let train = usize::try_from(u64::from_le_bytes(*count)).map_err(|_| broken())?;
+    if rest.len() % SAMPLE_BYTES != 0 || rest.len() / SAMPLE_BYTES < train {
+        return Err(broken());
+    }
+    let mut samples: Vec<Sample> = rest
+        .chunks_exact(SAMPLE_BYTES)
+        .map(|c| Sample {
+            player: u64::from_le_bytes(c[..8].try_into().unwrap_or_default()),
+            opponent: u64::from_le_bytes(c[8..16].try_into().unwrap_or_default()),
+            target: c[16] as i8,
+        })
+        .collect();
+    let held = samples.split_off(train);
+    Ok((samples, held))
 }
