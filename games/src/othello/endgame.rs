@@ -7,8 +7,8 @@
 //!   [`ETC_MIN`] (the children's entries prefetched while the moves are ordered); a stability cutoff (the
 //!   opponent's stable discs bound the result). Moves are ordered table move first, then fastest first (the
 //!   opponent's weighted mobility after the move, then potential mobility, corner stability and parity); from
-//!   [`EVAL_SORT_MIN`] empties by a two-ply look with the learned pattern evaluation, plus the opponent's
-//!   mobility (on FFO #40-#44, 21% fewer nodes than the hand-set features gave).
+//!   [`EVAL_SORT_MIN`] empties by a two-ply look with the play evaluator's features and tuned weights, plus the
+//!   opponent's mobility.
 //! - The last [`SHALLOW`] empties: no move generation, the empties tried in parity order (odd quadrants first) and
 //!   skipped at once when no opponent disc is next to them, and the stability cutoff; from four empties the squares
 //!   are taken out once and handed down (`solve3` and `solve2`, each trying the opponent's moves on a pass), and the last empty is scored by counting flips alone.
@@ -383,16 +383,13 @@ macro_rules! tiers {
             best
         }
 
-        /// A quick estimate for ordering with many empties: the learned pattern evaluation (or, should its weights
-        /// not load, the hand-set features with [`Weights::default`]) at the leaves of an alpha-beta search `depth`
-        /// plies deep, from the view of the owner of `p`.
+        /// A quick estimate for ordering with many empties: the play evaluator's features and weights
+        /// ([`Weights::default`]) at the leaves of an alpha-beta search `depth` plies deep, from the view of the
+        /// owner of `p`.
         $(#[$attr])*
         fn guess(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
             let legal = $moves(p, o);
             if depth == 0 || legal == 0 {
-                if let Ok(patterns) = crate::othello::weights::PatternWeights::embedded() {
-                    return patterns.evaluate(p, o);
-                }
                 let w = Weights::default();
                 let theirs = $moves(o, p);
                 let empty = !(p | o);
