@@ -79,7 +79,7 @@ struct Row {
 }
 
 /// A level by configured name, or a plain search depth.
-fn find_level(levels: &Levels, name: &str) -> Result<Level, String> {
+pub(crate) fn find_level(levels: &Levels, name: &str) -> Result<Level, String> {
     if let Ok(depth) = name.trim().parse::<u32>() {
         return if depth == 0 { Err("a depth must be at least 1".into()) } else { Ok(Level::custom(depth)) };
     }

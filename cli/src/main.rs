@@ -53,7 +53,21 @@ enum Command {
     /// Fits the Othello pattern evaluation to real games and writes its weight file.
     Train(train::Args),
     /// Speaks the NBoard protocol on stdin and stdout, so NBoard and other Othello GUIs can use Tabula's engine.
-    Nboard,
+    Nboard {
+        /// Play at this configured level (Beginner ... Expert, with its time limit) instead of `set depth`.
+        #[arg(long)]
+        level: Option<String>,
+    },
+}
+
+/// Runs the NBoard protocol, at a configured level when one is named.
+fn nboard(level: Option<&str>) -> Result<ExitCode, String> {
+    let level = match level {
+        Some(name) => Some(arena::find_level(&tabula_games::config::load_levels().map_err(|e| e.to_string())?, name)?),
+        None => None,
+    };
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    tabula_cli::nboard::run(stdin, std::io::stdout(), level).map(|()| ExitCode::SUCCESS).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
@@ -65,10 +79,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Train(args) => train::run(&args),
-        Command::Nboard => {
-            let stdin = std::io::BufReader::new(std::io::stdin());
-            tabula_cli::nboard::run(stdin, std::io::stdout()).map(|()| ExitCode::SUCCESS).map_err(|e| e.to_string())
-        }
+        Command::Nboard { level } => nboard(level.as_deref()),
     };
     match outcome {
         Ok(code) => code,

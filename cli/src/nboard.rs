@@ -27,21 +27,27 @@ struct Session {
     start: Position,
     position: Position,
     depth: u32,
+    /// A configured level that replaces `set depth` (`tabula-cli nboard --level NAME`).
+    fixed: Option<Level>,
     engine: Engine<Othello>,
     /// Set while a `ping` or `quit` waits to be read: searches stop.
     interrupt: Arc<AtomicBool>,
 }
 
 impl Session {
-    fn new(interrupt: Arc<AtomicBool>) -> Session {
+    fn new(interrupt: Arc<AtomicBool>, fixed: Option<Level>) -> Session {
         let game = Othello::new(othello::Rules::default());
         let start = game.initial_state();
         let engine = Engine::new(game.clone());
-        Session { engine, position: start.clone(), start, game, depth: DEFAULT_DEPTH, interrupt }
+        Session { engine, position: start.clone(), start, game, depth: DEFAULT_DEPTH, fixed, interrupt }
     }
 
-    /// The level for the current depth: search `depth` plies, solve exactly from twice as many empties.
+    /// The fixed level, or the one for the current depth: search `depth` plies, solve exactly from twice as many
+    /// empties.
     fn level(&self) -> Level {
+        if let Some(level) = &self.fixed {
+            return level.clone();
+        }
         Level {
             name: format!("nboard depth {}", self.depth),
             depth: self.depth,
@@ -140,7 +146,8 @@ impl Session {
         let mut moves = Vec::new();
         self.game.legal_moves(&self.position, &mut moves);
         let exact = self.solves_exactly();
-        let level = Level { depth: self.depth.saturating_sub(1).max(1), ..self.level() };
+        let level = self.level();
+        let level = Level { depth: level.depth.saturating_sub(1).max(1), ..level };
         let mut scored = Vec::new();
         for mv in moves {
             if self.interrupt.load(Ordering::Relaxed) {
@@ -164,7 +171,7 @@ impl Session {
             scored.push((mv, value));
         }
         scored.sort_by_key(|s| std::cmp::Reverse(s.1));
-        let depth = if exact { "100%".to_string() } else { self.depth.to_string() };
+        let depth = if exact { "100%".to_string() } else { self.level().depth.to_string() };
         for (mv, value) in scored.into_iter().take(n.max(1)) {
             let name = othello::notation::format_move(self.game.size(), mv);
             writeln!(out, "search {} {:.2} 0 {depth}", nboard_move(&name), self.nboard_eval(value, exact))?;
@@ -179,11 +186,11 @@ fn nboard_move(name: &str) -> String {
 }
 
 /// Runs the protocol until `quit` or the end of input. The input is read on its own thread, so that a `ping` or
-/// `quit` can stop a search while it runs.
-pub fn run(input: impl BufRead + Send + 'static, mut out: impl Write) -> std::io::Result<()> {
+/// `quit` can stop a search while it runs. A `level`, when given, is played instead of `set depth`'s.
+pub fn run(input: impl BufRead + Send + 'static, mut out: impl Write, level: Option<Level>) -> std::io::Result<()> {
     let interrupt = Arc::new(AtomicBool::new(false));
     let lines = read_lines(input, interrupt.clone());
-    let mut session = Session::new(interrupt);
+    let mut session = Session::new(interrupt, level);
     for (line, interrupts) in lines.iter() {
         if interrupts {
             lines.interrupt_read();
@@ -321,8 +328,17 @@ mod tests {
 
     fn talk(lines: &str) -> String {
         let mut out = Vec::new();
-        run(std::io::Cursor::new(lines.to_string()), &mut out).expect("runs");
+        run(std::io::Cursor::new(lines.to_string()), &mut out, None).expect("runs");
         String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn a_fixed_level_replaces_set_depth() {
+        let mut s = Session::new(Arc::default(), Some(Level::custom(3)));
+        s.depth = 40;
+        assert_eq!(s.level(), Level::custom(3));
+        s.fixed = None;
+        assert_eq!(s.level().depth, 40);
     }
 
     #[test]
@@ -333,7 +349,7 @@ mod tests {
 
     #[test]
     fn moves_and_ggf_with_passes_set_the_position() {
-        let mut s = Session::new(Arc::default());
+        let mut s = Session::new(Arc::default(), None);
         s.play("F5").expect("legal");
         s.play("d6/0.5/1.2").expect("legal with annotations");
         assert_eq!(s.game.side_to_move(&s.position), Player::First);
