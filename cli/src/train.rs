@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=20))]
     exact_empties: u32,
     /// Conjugate-gradient iterations per stage.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 80)]
     iterations: usize,
     /// The ridge penalty per weight (in discs squared).
     #[arg(long, default_value_t = 5.0)]
