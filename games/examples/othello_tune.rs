@@ -46,7 +46,9 @@ fn play(game: &Othello, start: &Position, first: &OthelloEval, second: &OthelloE
 
 /// The candidate's share of the points (0.0 to 1.0) against the incumbent.
 fn match_score(game: &Othello, openings: &[Position], candidate: Weights, incumbent: Weights, depth: u32) -> f64 {
-    let (c, i) = (OthelloEval::new(game, candidate), OthelloEval::new(game, incumbent));
+    // The hand-set features only: on 8x8 the learned patterns would otherwise judge for both sides.
+    let (c, i) =
+        (OthelloEval::new(game, candidate).without_patterns(), OthelloEval::new(game, incumbent).without_patterns());
     let mut points = 0;
     for start in openings {
         points += play(game, start, &c, &i, depth);
