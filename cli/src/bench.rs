@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use tabula_core::{Limits, SearchOptions, Searcher};
+use tabula_games::checksum::Fnv;
 use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec};
 
 /// Arguments of `bench`.
@@ -79,13 +80,12 @@ impl GameVisitor for Bench {
 
 /// FNV-1a over the node counts and scores.
 fn signature(results: &[Measured]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut hash = Fnv::new();
     for r in results {
-        for byte in r.nodes.to_le_bytes().into_iter().chain(r.score.to_le_bytes()) {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        hash.write(&r.nodes.to_le_bytes());
+        hash.write(&r.score.to_le_bytes());
     }
-    hash
+    hash.finish()
 }
 
 /// Runs the benchmark for both games and prints a line per position and a total per game.

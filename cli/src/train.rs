@@ -85,8 +85,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         let count = h.map_or(0, |(_, n)| n);
         say!("{:>2}-{:<2}  {:>7}  {:>9}  {:>25}  {count:>9}", 4 * s + 1, 4 * s + 4, show(t), show(h), show(e));
     }
-    write_atomic(&args.out, weights.to_bytes())?;
-    say!("wrote {} ({} bytes)", args.out.display(), weights.to_bytes().len());
+    let bytes = weights.to_bytes();
+    write_atomic(&args.out, &bytes)?;
+    say!("wrote {} ({} bytes)", args.out.display(), bytes.len());
     Ok(ExitCode::SUCCESS)
 }
 

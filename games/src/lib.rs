@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod checksum;
 pub mod config;
 pub mod engine;
 pub mod files;

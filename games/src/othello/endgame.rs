@@ -668,11 +668,11 @@ fn odd_quadrants(empty: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A deterministic xorshift generator for random positions.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;

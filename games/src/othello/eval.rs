@@ -5,8 +5,8 @@
 //! games ([`super::weights`]), in hundredths of a disc of final margin. Anti-Othello and the 6x6 and 10x10 boards
 //! keep the hand-set features below: the patterns are laid out for 8x8 and learned from games won by the most discs.
 //!
-//! Hand-set features, each as (side to move) minus (opponent): mobility (legal moves), potential mobility (empties next to
-//! the opponent's discs), corners, X squares and C squares next to an empty corner (penalties), edge discs made
+//! Hand-set features, each as (side to move) minus (opponent): mobility (legal moves), potential mobility
+//! (empties next to the opponent's discs), corners, X squares and C squares next to an empty corner (penalties), edge discs made
 //! stable by an owned corner, and near the end the parity of the empties (the side that would play last).
 //!
 //! The weights of [`Weights::default`] were tuned by self-play with `cargo run --release -p tabula-games --example

@@ -15,6 +15,7 @@
 use std::sync::OnceLock;
 
 use super::bitboard;
+use crate::checksum::Fnv;
 
 /// A pattern family: its name and its squares in the a1 orientation, as (column, row) with a1 = (0, 0).
 struct FamilyDef {
@@ -166,6 +167,8 @@ pub struct Layout {
     pub compact_size: usize,
     /// A fingerprint of the layout, stored in weight files so a file made for another layout is refused.
     pub fingerprint: u64,
+    /// Whether the CPU has the x86-64 fast path's features (BMI2 `pext` among them), checked once.
+    fast: bool,
 }
 
 /// The base-3 value of each set of mask bits: `sum of 3^k` over the set bits `k`, for up to 10 squares.
@@ -255,6 +258,10 @@ impl Layout {
             compact,
             compact_size: next as usize,
             fingerprint: fingerprint.finish(),
+            #[cfg(target_arch = "x86_64")]
+            fast: bitboard::has_x86_features(),
+            #[cfg(not(target_arch = "x86_64"))]
+            fast: false,
         }
     }
 
@@ -264,7 +271,7 @@ impl Layout {
     pub fn features(&self, p: u64, o: u64) -> [u32; FEATURES] {
         let mut out = [0; FEATURES];
         #[cfg(target_arch = "x86_64")]
-        if bitboard::has_x86_features() {
+        if self.fast {
             // SAFETY: the CPU has BMI2 and the other features the fast path was compiled for.
             unsafe { self.patterns_x86(p, o, &mut out) };
             self.mobility(p, o, &mut out);
@@ -328,48 +335,19 @@ fn encode(p: u64, o: u64, mask: u64) -> usize {
     usize::from(BASE3[extract(p, mask) as usize]) + 2 * usize::from(BASE3[extract(o, mask) as usize])
 }
 
-/// FNV-1a, 64 bits: the checksum of weight files and the layout's fingerprint.
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv(u64);
-
-impl Fnv {
-    /// A fresh hash.
-    #[must_use]
-    pub fn new() -> Fnv {
-        Fnv(0xCBF2_9CE4_8422_2325)
-    }
-
-    /// Adds bytes.
-    pub fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
-        }
-    }
-
-    /// The hash so far.
-    #[must_use]
-    pub fn finish(self) -> u64 {
-        self.0
-    }
-}
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv::new()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
+    /// `n` random boards (disjoint discs for the two sides) from a seed.
+    fn random_boards(seed: u64, n: usize) -> Vec<(u64, u64)> {
+        let mut next = crate::othello::endgame::tests::xorshift(seed);
+        (0..n)
+            .map(|_| {
+                let (a, b) = (next(), next());
+                (a & b, !a & b)
+            })
+            .collect()
     }
 
     #[test]
@@ -400,11 +378,7 @@ mod tests {
     #[test]
     fn symmetric_boards_use_the_same_weights() {
         let layout = Layout::get();
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..2000 {
-            let a = next();
-            let b = next();
-            let (p, o) = (a & b, !a & b);
+        for (p, o) in random_boards(0x9E37_79B9_7F4A_7C15, 2000) {
             let mut reference: Vec<u32> = layout.features(p, o).iter().map(|&i| layout.compact[i as usize]).collect();
             reference.sort_unstable();
             for s in 1..8 {
@@ -422,11 +396,7 @@ mod tests {
     #[test]
     fn the_fast_path_reads_the_same_indices_as_the_portable_one() {
         let layout = Layout::get();
-        let mut next = xorshift(77);
-        for _ in 0..2000 {
-            let a = next();
-            let b = next();
-            let (p, o) = (a & b, !a & b);
+        for (p, o) in random_boards(77, 2000) {
             let (ps, os) = (symmetries(p), symmetries(o));
             let features = layout.features(p, o);
             for (inst, &got) in layout.instances.iter().zip(&features) {

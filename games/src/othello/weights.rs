@@ -9,7 +9,8 @@
 
 use std::sync::OnceLock;
 
-use super::patterns::{FEATURES, Fnv, Layout, STAGES, stage};
+use super::patterns::{FEATURES, Layout, STAGES, stage};
+use crate::checksum::Fnv;
 
 /// The magic bytes that open a weight file.
 const MAGIC: &[u8; 8] = b"TABULAOW";
