@@ -627,6 +627,7 @@ impl App {
             Msg::Form(change) => forms.game.update(change),
             Msg::Colour(colour) => forms.colour = colour,
             Msg::Port(port) => forms.port = port,
+            Msg::Reach(reach) => forms.reach = reach,
             Msg::Address(address) => forms.address = address,
             Msg::Host => {
                 let Ok(port) = forms.port.trim().parse::<u16>() else {
@@ -634,7 +635,7 @@ impl App {
                     return Task::none();
                 };
                 let spec = forms.game.setup().spec;
-                match Online::host(spec, forms.colour.opponent(), port) {
+                match Online::host(spec, forms.colour.opponent(), port, forms.reach) {
                     Ok(online) => {
                         forms.error = None;
                         self.start_online(online);
@@ -675,7 +676,7 @@ impl App {
             Msg::Answer(accept) => {
                 if let Some(online) = &mut self.online {
                     if let Err(e) = online.answer(accept) {
-                        online.chat.push(crate::online::ChatLine::Note(e));
+                        online.note(e);
                     }
                     return self.mirror_online();
                 }
@@ -689,7 +690,7 @@ impl App {
                 if let Some(online) = &mut self.online
                     && let Err(e) = online.reconnect()
                 {
-                    online.chat.push(crate::online::ChatLine::Note(e));
+                    online.note(e);
                 }
             }
         }

@@ -3,13 +3,14 @@
 //! host's listener never waits, the guest connects on a thread, and the app polls for arrivals.
 
 use std::io::ErrorKind;
-use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 use tabula_core::Player;
 use tabula_games::Cell;
 use tabula_games::registry::MatchSpec;
+use tabula_net::connection::{FLOOD_LINES, SendError};
 use tabula_net::{Connection, Guest, GuestEvent, HostEvent, Incoming, Message, Referee};
 
 /// The port a host listens on unless told otherwise.
@@ -21,6 +22,16 @@ const PING_EVERY: Duration = Duration::from_secs(10);
 /// How long a connection may stay silent (not even answering a ping) before it counts as dropped.
 const SILENCE_LIMIT: Duration = Duration::from_secs(35);
 
+/// How long a new connection has to complete the handshake (answer the host's `HELLO` with `WELCOME`) before the
+/// host closes it; until then it does not hold the game's seat.
+pub const HANDSHAKE_LIMIT: Duration = Duration::from_secs(5);
+
+/// How many connections may be completing the handshake at once; more are closed at once.
+pub const CANDIDATES: usize = 4;
+
+/// How many chat lines are kept; older ones scroll away.
+pub const CHAT_KEEP: usize = 500;
+
 /// Which side of the game this app is.
 pub enum Role {
     /// The host owns and referees the game.
@@ -29,10 +40,23 @@ pub enum Role {
     Guest(Guest),
 }
 
+/// The host's listening socket and the connections still completing the handshake.
+pub struct Listener {
+    socket: TcpListener,
+    candidates: Vec<Candidate>,
+}
+
+/// A connection that has not said `WELCOME` yet.
+struct Candidate {
+    conn: Connection,
+    peer: SocketAddr,
+    since: Instant,
+}
+
 /// The state of the connection.
 pub enum Link {
     /// The host waits for the guest.
-    Listening(TcpListener),
+    Listening(Listener),
     /// The guest is connecting.
     Connecting(Receiver<Result<TcpStream, String>>),
     /// Both sides talk.
@@ -69,6 +93,8 @@ pub struct Online {
     pub link: Link,
     /// The host's port, or the address the guest connects to.
     pub address: String,
+    /// Who may join, for a host.
+    pub reach: Reach,
     /// The chat so far.
     pub chat: Vec<ChatLine>,
     /// The chat line being typed.
@@ -81,11 +107,30 @@ pub struct Online {
     last_sent: Instant,
 }
 
-fn listen(port: u16) -> Result<TcpListener, String> {
-    let listener =
-        TcpListener::bind((Ipv4Addr::UNSPECIFIED, port)).map_err(|e| format!("cannot listen on port {port}: {e}"))?;
-    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
-    Ok(listener)
+/// Which machines may join a hosted game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reach {
+    /// Only this computer (the loopback interface): nothing is exposed to the network.
+    #[default]
+    ThisComputer,
+    /// Any machine that can reach this one: every network interface.
+    Network,
+}
+
+impl Reach {
+    fn interface(self) -> Ipv4Addr {
+        match self {
+            Reach::ThisComputer => Ipv4Addr::LOCALHOST,
+            Reach::Network => Ipv4Addr::UNSPECIFIED,
+        }
+    }
+}
+
+fn listen(port: u16, reach: Reach) -> Result<Listener, String> {
+    let socket =
+        TcpListener::bind((reach.interface(), port)).map_err(|e| format!("cannot listen on port {port}: {e}"))?;
+    socket.set_nonblocking(true).map_err(|e| e.to_string())?;
+    Ok(Listener { socket, candidates: Vec::new() })
 }
 
 fn connect(address: String) -> Receiver<Result<TcpStream, String>> {
@@ -120,12 +165,15 @@ pub fn local_addresses() -> Vec<IpAddr> {
 }
 
 impl Online {
-    /// Hosts a game of `spec` on `port` (0 picks a free one), the guest playing `guest`.
-    pub fn host(spec: MatchSpec, guest: Player, port: u16) -> Result<Online, String> {
+    /// Hosts a game of `spec` on `port` (0 picks a free one) for the machines `reach` allows, the guest playing
+    /// `guest`.
+    pub fn host(spec: MatchSpec, guest: Player, port: u16, reach: Reach) -> Result<Online, String> {
         let referee = Referee::new(spec, guest)?;
-        let listener = listen(port)?;
-        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-        Ok(Online::new(Role::Host(referee), Link::Listening(listener), port.to_string()))
+        let listener = listen(port, reach)?;
+        let port = listener.socket.local_addr().map_err(|e| e.to_string())?.port();
+        let mut online = Online::new(Role::Host(referee), Link::Listening(listener), port.to_string());
+        online.reach = reach;
+        Ok(online)
     }
 
     /// Joins the game hosted at `address` (`host:port`).
@@ -141,6 +189,7 @@ impl Online {
             role,
             link,
             address,
+            reach: Reach::default(),
             chat: Vec::new(),
             draft: String::new(),
             asked: None,
@@ -148,12 +197,6 @@ impl Online {
             last_heard: now,
             last_sent: now,
         }
-    }
-
-    /// Whether this side hosts.
-    #[must_use]
-    pub fn is_host(&self) -> bool {
-        matches!(self.role, Role::Host(_))
     }
 
     /// Whether moves can be made: connected, and the game agreed on.
@@ -180,7 +223,12 @@ impl Online {
     #[must_use]
     pub fn link_words(&self) -> String {
         match (&self.link, &self.role) {
-            (Link::Listening(_), _) => format!("Waiting for the other player on port {}…", self.address),
+            (Link::Listening(_), _) => match self.reach {
+                Reach::ThisComputer => {
+                    format!("Waiting for the other player on port {} (only from this computer)…", self.address)
+                }
+                Reach::Network => format!("Waiting for the other player on port {}…", self.address),
+            },
             (Link::Connecting(_), _) => format!("Connecting to {}…", self.address),
             (Link::Connected(_), _) if !self.joined => "Connected; agreeing on the game…".into(),
             (Link::Connected(_), Role::Host(_)) => "Connected: you host.".into(),
@@ -189,16 +237,27 @@ impl Online {
         }
     }
 
-    fn note(&mut self, text: impl Into<String>) {
-        self.chat.push(ChatLine::Note(text.into()));
+    /// Adds a note to the chat.
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.say(ChatLine::Note(text.into()));
+    }
+
+    /// Adds a line to the chat, letting the oldest go beyond [`CHAT_KEEP`].
+    fn say(&mut self, line: ChatLine) {
+        if self.chat.len() >= CHAT_KEEP {
+            self.chat.drain(..=self.chat.len() - CHAT_KEEP);
+        }
+        self.chat.push(line);
     }
 
     fn send(&mut self, messages: &[Message]) {
         if let Link::Connected(conn) = &self.link {
             self.last_sent = Instant::now();
-            if let Err(e) = conn.send_all(messages) {
+            // A closed connection is reported by its reader, with the reason (closed by the peer, or a flood).
+            if let Err(e @ SendError::NotReading) = conn.send_all(messages) {
                 conn.close();
                 self.link = Link::Dropped(e.to_string());
+                self.joined = false;
             }
         }
     }
@@ -221,29 +280,7 @@ impl Online {
     /// Takes what arrived; `true` when something may have changed the game or the chat.
     pub fn poll(&mut self) -> bool {
         match &self.link {
-            Link::Listening(listener) => match listener.accept() {
-                Ok((stream, peer)) => {
-                    let connected = stream.set_nonblocking(false).and_then(|()| Connection::new(stream));
-                    match connected {
-                        Ok(conn) => {
-                            self.link = Link::Connected(conn);
-                            self.last_heard = Instant::now();
-                            self.note(format!("{peer} connected."));
-                            if let Role::Host(referee) = &self.role {
-                                let greeting = referee.greeting();
-                                self.send(&greeting);
-                            }
-                        }
-                        Err(e) => self.note(format!("A connection from {peer} failed: {e}")),
-                    }
-                    true
-                }
-                Err(e) if e.kind() == ErrorKind::WouldBlock => false,
-                Err(e) => {
-                    self.link = Link::Dropped(e.to_string());
-                    true
-                }
-            },
+            Link::Listening(_) => self.poll_listener(),
             Link::Connecting(rx) => match rx.try_recv() {
                 Ok(Ok(stream)) => {
                     self.last_heard = Instant::now();
@@ -268,9 +305,9 @@ impl Online {
                 while arrivals.len() < 64
                     && let Some(incoming) = conn.receive(Duration::ZERO)
                 {
-                    let closed = incoming == Incoming::Closed;
+                    let end = incoming.is_end();
                     arrivals.push(incoming);
-                    if closed {
+                    if end {
                         break;
                     }
                 }
@@ -287,6 +324,73 @@ impl Online {
         }
     }
 
+    /// Takes new connections, greets them and waits for their `WELCOME`; the first to say it takes the seat.
+    fn poll_listener(&mut self) -> bool {
+        let (Link::Listening(listener), Role::Host(referee)) = (&mut self.link, &mut self.role) else { return false };
+        let mut notes = Vec::new();
+        loop {
+            match listener.socket.accept() {
+                Ok((stream, peer)) if listener.candidates.len() < CANDIDATES => {
+                    match stream.set_nonblocking(false).and_then(|()| Connection::new(stream)) {
+                        Ok(conn) => {
+                            let _ = conn.send_all(&referee.greeting());
+                            listener.candidates.push(Candidate { conn, peer, since: Instant::now() });
+                        }
+                        Err(e) => notes.push(format!("A connection from {peer} failed: {e}")),
+                    }
+                }
+                // Too many half-open connections at once: this one is closed as it is dropped.
+                Ok(_) => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) => {
+                    self.link = Link::Dropped(e.to_string());
+                    return true;
+                }
+            }
+        }
+        let mut joined = None;
+        listener.candidates.retain(|candidate| {
+            if joined.is_some() {
+                return true;
+            }
+            while let Some(incoming) = candidate.conn.receive(Duration::ZERO) {
+                let Incoming::Line(line) = incoming else { return false };
+                let reply = match Message::parse(&line) {
+                    Ok(Message::Ping) => Message::Pong,
+                    Ok(Message::Welcome { .. }) => {
+                        let (replies, event) = referee.handle_line(&line);
+                        let _ = candidate.conn.send_all(&replies);
+                        if event == Some(HostEvent::Joined) {
+                            joined = Some(candidate.peer);
+                        }
+                        return event == Some(HostEvent::Joined);
+                    }
+                    Ok(Message::Bye) => return false,
+                    Ok(_) => Message::Error("say WELCOME first".into()),
+                    Err(reason) => Message::Error(reason),
+                };
+                if candidate.conn.send(&reply).is_err() {
+                    return false;
+                }
+            }
+            candidate.since.elapsed() < HANDSHAKE_LIMIT
+        });
+        let changed = !notes.is_empty() || joined.is_some();
+        for note in notes {
+            self.note(note);
+        }
+        if let Some(peer) = joined {
+            let Link::Listening(listener) = &mut self.link else { return true };
+            let index = listener.candidates.iter().position(|c| c.peer == peer).unwrap_or(0);
+            let conn = listener.candidates.swap_remove(index).conn;
+            self.link = Link::Connected(conn);
+            self.last_heard = Instant::now();
+            self.note(format!("{peer} connected."));
+            self.host_event(HostEvent::Joined);
+        }
+        changed
+    }
+
     fn arrive(&mut self, incoming: Incoming) {
         let line = match incoming {
             Incoming::Line(line) => line,
@@ -300,6 +404,16 @@ impl Online {
             }
             Incoming::Closed => {
                 self.link = Link::Dropped("the other side closed the connection".into());
+                self.joined = false;
+                return;
+            }
+            Incoming::Stalled => {
+                self.link = Link::Dropped("the other side stopped reading".into());
+                self.joined = false;
+                return;
+            }
+            Incoming::Flooded => {
+                self.link = Link::Dropped(format!("the other side sent more than {FLOOD_LINES} lines in a second"));
                 self.joined = false;
                 return;
             }
@@ -329,7 +443,7 @@ impl Online {
                 self.note("The other player joined.");
             }
             HostEvent::GuestMoved(_) => {}
-            HostEvent::Chat(text) => self.chat.push(ChatLine::Theirs(text)),
+            HostEvent::Chat(text) => self.say(ChatLine::Theirs(text)),
             HostEvent::UndoRequested => self.asked = Some(Asked::Undo),
             HostEvent::UndoAnswered(yes) => self.note(if yes { "Undo accepted." } else { "Undo declined." }),
             HostEvent::Resigned(_) => self.note("The other player resigned."),
@@ -346,7 +460,7 @@ impl Online {
         match event {
             GuestEvent::Started { .. } => self.joined = true,
             GuestEvent::Synced | GuestEvent::Moved(_) | GuestEvent::Undone => {}
-            GuestEvent::Chat(text) => self.chat.push(ChatLine::Theirs(text)),
+            GuestEvent::Chat(text) => self.say(ChatLine::Theirs(text)),
             GuestEvent::UndoRequested => self.asked = Some(Asked::Undo),
             GuestEvent::UndoAnswered(yes) => self.note(if yes { "Undo accepted." } else { "Undo declined." }),
             GuestEvent::Resigned(p) => {
@@ -435,7 +549,7 @@ impl Online {
         }
         self.draft.clear();
         self.send(&[Message::Chat(text.clone())]);
-        self.chat.push(ChatLine::Mine(text));
+        self.say(ChatLine::Mine(text));
     }
 
     /// After a dropped connection: the host listens again, the guest connects again.
@@ -445,7 +559,9 @@ impl Online {
         }
         self.joined = false;
         self.link = match &self.role {
-            Role::Host(_) => Link::Listening(listen(self.address.parse().map_err(|_| "bad port".to_string())?)?),
+            Role::Host(_) => {
+                Link::Listening(listen(self.address.parse().map_err(|_| "bad port".to_string())?, self.reach)?)
+            }
             Role::Guest(_) => Link::Connecting(connect(self.address.clone())),
         };
         Ok(())
@@ -458,5 +574,114 @@ impl Online {
             conn.close();
         }
         self.link = Link::Dropped("you left".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufRead, BufReader, Write};
+
+    use tabula_games::registry::GameKind;
+
+    use super::*;
+
+    fn hosting() -> (Online, SocketAddr) {
+        let spec = MatchSpec::default_for(GameKind::Gomoku);
+        let online = Online::host(spec, Player::Second, 0, Reach::ThisComputer).expect("host");
+        let Link::Listening(listener) = &online.link else { panic!("not listening") };
+        let addr = listener.socket.local_addr().expect("address");
+        (online, addr)
+    }
+
+    /// Polls `online` until `done` holds, at most `limit`; the slowest poll.
+    fn poll_until(online: &mut Online, limit: Duration, done: impl Fn(&Online) -> bool) -> Duration {
+        let start = Instant::now();
+        let mut slowest = Duration::ZERO;
+        while !done(online) {
+            assert!(start.elapsed() < limit, "not there after {limit:?}: {}", online.link_words());
+            let t = Instant::now();
+            online.poll();
+            slowest = slowest.max(t.elapsed());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        slowest
+    }
+
+    #[test]
+    fn a_host_listens_on_this_computer_only_unless_told() {
+        let (online, addr) = hosting();
+        assert!(addr.ip().is_loopback(), "{addr}");
+        assert!(online.link_words().contains("only from this computer"));
+    }
+
+    #[test]
+    fn a_peer_that_floods_and_never_reads_neither_stalls_nor_bloats_the_host() {
+        let (mut host, addr) = hosting();
+        let mut peer = TcpStream::connect(addr).expect("connect");
+        peer.write_all(b"WELCOME 1\n").expect("welcome");
+        poll_until(&mut host, Duration::from_secs(5), Online::ready);
+        // Every bad move is answered with an error the peer never reads, at up to the host's poll rate.
+        let flood = std::thread::spawn(move || {
+            let line = format!("MOVE z99 {}\n", "x".repeat(3000));
+            while peer.write_all(line.as_bytes()).is_ok() {}
+        });
+        let slowest = poll_until(&mut host, Duration::from_secs(20), |o| matches!(o.link, Link::Dropped(_)));
+        assert!(slowest < Duration::from_millis(200), "a poll took {slowest:?}");
+        assert!(host.chat.len() <= CHAT_KEEP);
+        let Role::Host(referee) = &host.role else { panic!("host") };
+        assert!(referee.log().len() <= tabula_net::referee::LOG_KEEP);
+        let words = host.link_words();
+        assert!(words.contains("lines in a second") || words.contains("reading"), "{words}");
+        flood.join().expect("flood");
+    }
+
+    #[test]
+    fn half_open_and_silent_peers_do_not_keep_the_guest_out() {
+        let (mut host, addr) = hosting();
+        drop(TcpStream::connect(addr).expect("connect and close"));
+        let mut pinger = TcpStream::connect(addr).expect("pinger");
+        pinger.write_all(b"PING\nPING\n").expect("ping");
+        let silent = TcpStream::connect(addr).expect("silent");
+        host.poll();
+        assert!(matches!(host.link, Link::Listening(_)), "{}", host.link_words());
+        let mut guest = Online::join(&addr.to_string());
+        let start = Instant::now();
+        while !(host.ready() && guest.ready()) {
+            assert!(start.elapsed() < Duration::from_secs(4), "{} / {}", host.link_words(), guest.link_words());
+            host.poll();
+            guest.poll();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // The others are closed once the guest has the seat: each read the greeting and then the end.
+        for peer in [pinger, silent] {
+            peer.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+            let lines: Vec<String> = BufReader::new(peer).lines().map_while(Result::ok).collect();
+            assert!(lines[0].starts_with("HELLO"), "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn a_peer_that_never_says_welcome_is_closed_after_the_handshake_limit() {
+        let (mut host, addr) = hosting();
+        let peer = TcpStream::connect(addr).expect("connect");
+        let start = Instant::now();
+        while start.elapsed() < HANDSHAKE_LIMIT + Duration::from_millis(500) {
+            host.poll();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        peer.set_read_timeout(Some(Duration::from_secs(2))).expect("timeout");
+        let lines: Vec<String> = BufReader::new(peer).lines().map_while(Result::ok).collect();
+        assert_eq!(lines.len(), 2, "the greeting, then the end: {lines:?}");
+        assert!(matches!(host.link, Link::Listening(_)), "still waiting for a guest");
+    }
+
+    #[test]
+    fn the_chat_keeps_its_latest_lines() {
+        let (mut host, _) = hosting();
+        for i in 0..CHAT_KEEP + 10 {
+            host.note(i.to_string());
+        }
+        assert_eq!(host.chat.len(), CHAT_KEEP);
+        assert_eq!(host.chat[0], ChatLine::Note("10".into()));
     }
 }

@@ -87,9 +87,11 @@ fn colour(text: &str) -> Result<Player, String> {
     }
 }
 
-fn number(text: Option<&str>, what: &str) -> Result<usize, String> {
+/// A number of the type the field holds; one too large for it is refused, never cut down.
+fn number<T: TryFrom<u64>>(text: Option<&str>, what: &str) -> Result<T, String> {
     let text = text.ok_or_else(|| format!("missing {what}"))?;
-    text.parse().map_err(|_| format!("{what} must be a number, got '{text}'"))
+    let n: u64 = text.parse().map_err(|_| format!("{what} must be a number, got '{text}'"))?;
+    T::try_from(n).map_err(|_| format!("{what} {text} is too large"))
 }
 
 /// A single move in notation: one word of letters, digits and nothing else.
@@ -146,7 +148,7 @@ impl Message {
         let mut args = rest.split_whitespace();
         let message = match word {
             "HELLO" => {
-                let version = number(args.next(), "version")? as u32;
+                let version = number(args.next(), "version")?;
                 let game_id = args.next().ok_or("missing game")?;
                 let game = GameKind::from_id(game_id).ok_or_else(|| format!("unknown game '{game_id}'"))?;
                 let rule_set = args.next().ok_or("missing rule set")?.to_string();
@@ -157,7 +159,7 @@ impl Message {
                 let guest = colour(args.next().ok_or("missing the guest's colour")?)?;
                 Message::Hello { version, spec: MatchSpec { game, rule_set, board_size }, guest }
             }
-            "WELCOME" => Message::Welcome { version: number(args.next(), "version")? as u32 },
+            "WELCOME" => Message::Welcome { version: number(args.next(), "version")? },
             "SYNC" => {
                 let moves = rest.split_whitespace().map(|m| notation(Some(m))).collect::<Result<Vec<_>, _>>()?;
                 return Ok(Message::Sync(moves));
@@ -183,7 +185,9 @@ impl Message {
             other => return Err(format!("unknown message '{}'", other.chars().take(40).collect::<String>())),
         };
         match args.next() {
-            Some(extra) => Err(format!("unexpected '{extra}' at the end of {word}")),
+            Some(extra) => {
+                Err(format!("unexpected '{}' at the end of {word}", extra.chars().take(40).collect::<String>()))
+            }
             None => Ok(message),
         }
     }
@@ -242,6 +246,7 @@ mod tests {
         assert!(Message::parse("MOVED x h8").unwrap_err().contains("ply must be a number"));
         assert!(Message::parse("HELLO 1 chess std default black").unwrap_err().contains("unknown game"));
         assert!(Message::parse("HELLO 1 gomoku renju 15 green").unwrap_err().contains("black or white"));
+        assert!(Message::parse("WELCOME 4294967297").unwrap_err().contains("too large"));
         assert!(Message::parse("PING now").unwrap_err().contains("unexpected"));
         assert!(Message::parse("FLY").unwrap_err().contains("unknown message"));
         assert!(Message::parse(&"A".repeat(MAX_LINE + 1)).unwrap_err().contains("too long"));

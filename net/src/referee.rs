@@ -30,6 +30,9 @@ pub enum HostEvent {
     Left,
 }
 
+/// How many refusals the log keeps: a guest sending bad lines for ever must not grow the host's memory.
+pub const LOG_KEEP: usize = 200;
+
 /// The host's game and the state of the conversation about it.
 pub struct Referee {
     spec: MatchSpec,
@@ -91,7 +94,7 @@ impl Referee {
         }
     }
 
-    /// Every refused guest line with its reason, oldest first.
+    /// The last [`LOG_KEEP`] refused guest lines with their reasons, oldest first.
     #[must_use]
     pub fn log(&self) -> &[String] {
         &self.log
@@ -209,6 +212,9 @@ impl Referee {
 
     fn refuse(&mut self, line: &str, reason: String) -> (Vec<Message>, Option<HostEvent>) {
         let shown: String = line.chars().take(80).collect();
+        if self.log.len() == LOG_KEEP {
+            self.log.remove(0);
+        }
         self.log.push(format!("refused '{shown}': {reason}"));
         (vec![Message::Error(reason.clone())], Some(HostEvent::Refused(reason)))
     }

@@ -1,12 +1,14 @@
-//! Two peers on loopback: whole games of each kind with chat and an accepted undo, and a hostile guest the host
-//! survives with its game intact.
+//! Two peers on loopback: whole games of each kind with chat and an accepted undo, a hostile guest the host
+//! survives with its game intact, and peers that never read or flood.
 
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tabula_core::Player;
 use tabula_games::{Cell, GameKind, Match, MatchSpec};
+use tabula_net::connection::{FLOOD_LINES, SendError, WRITE_TIMEOUT};
+use tabula_net::referee::LOG_KEEP;
 use tabula_net::{Connection, Guest, GuestEvent, HostEvent, Incoming, Message, Referee};
 
 const WAIT: Duration = Duration::from_secs(5);
@@ -25,7 +27,7 @@ fn host_step(conn: &Connection, referee: &mut Referee) -> Option<HostEvent> {
     let (replies, event) = match conn.receive(WAIT).expect("the guest sends something") {
         Incoming::Line(line) => referee.handle_line(&line),
         Incoming::TooLong(n) => referee.handle_oversized(n),
-        Incoming::Closed => return None,
+        Incoming::Closed | Incoming::Flooded | Incoming::Stalled => return None,
     };
     conn.send_all(&replies).expect("send");
     event
@@ -187,4 +189,60 @@ fn a_guest_out_of_step_asks_for_the_whole_game() {
     assert_eq!(host_step(&host_conn, &mut referee), None, "RESYNC is answered with SYNC");
     assert_eq!(guest_step(&guest_conn, &mut guest), Some(GuestEvent::Synced));
     assert_eq!(guest.game().expect("mirror").ply(), 0);
+}
+
+#[test]
+fn sending_to_a_peer_that_never_reads_never_waits() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let _deaf = TcpStream::connect(listener.local_addr().expect("address")).expect("connect");
+    let host = Connection::new(listener.accept().expect("accept").0).expect("host");
+    let line = Message::Chat("x".repeat(4000));
+    let start = Instant::now();
+    let mut sent = 0;
+    let refusal = loop {
+        match host.send(&line) {
+            Ok(()) => sent += 1,
+            Err(e) => break e,
+        }
+        assert!(sent < 1_000_000, "the queue never filled");
+    };
+    assert!(matches!(refusal, SendError::NotReading), "{refusal}");
+    assert!(start.elapsed() < Duration::from_secs(2), "sending waited {:?} for {sent} lines", start.elapsed());
+    // Once the socket's buffers are full too and a write has waited too long, the connection is given up.
+    let end = loop {
+        for _ in 0..50 {
+            let _ = host.send(&line);
+        }
+        if let Some(incoming) = host.receive(Duration::from_millis(5)) {
+            break incoming;
+        }
+        assert!(start.elapsed() < WRITE_TIMEOUT * 6, "still connected");
+    };
+    assert_eq!(end, Incoming::Stalled);
+}
+
+#[test]
+fn a_flooding_peer_is_cut_off_and_the_refusal_log_stays_bounded() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let mut flooder = TcpStream::connect(listener.local_addr().expect("address")).expect("connect");
+    let conn = Connection::new(listener.accept().expect("accept").0).expect("host");
+    let writer = std::thread::spawn(move || {
+        let lines = "NONSENSE\n".repeat(10 * FLOOD_LINES);
+        let _ = flooder.write_all(lines.as_bytes());
+    });
+    let mut referee = Referee::new(MatchSpec::default_for(GameKind::Gomoku), Player::Second).expect("referee");
+    let mut lines = 0;
+    let end = loop {
+        match conn.receive(WAIT).expect("the flood goes on or ends") {
+            Incoming::Line(line) => {
+                lines += 1;
+                let _ = referee.handle_line(&line);
+            }
+            other => break other,
+        }
+    };
+    assert_eq!(end, Incoming::Flooded);
+    assert_eq!(lines, FLOOD_LINES, "every line up to the limit was read");
+    assert_eq!(referee.log().len(), LOG_KEEP);
+    writer.join().expect("writer");
 }

@@ -9,7 +9,7 @@ use tabula_games::registry::GameKind;
 use crate::app::{Message, Question, Route};
 use crate::focus::Focus;
 use crate::keys::Shortcut;
-use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online};
+use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online, Reach};
 use crate::screen::new_game::{self, Form};
 use crate::screen::play::{Play, keyed};
 use crate::screen::widgets::{action, card, heading, page, pick, segmented};
@@ -24,6 +24,8 @@ pub enum Msg {
     Colour(Player),
     /// The port to listen on.
     Port(String),
+    /// Who may join.
+    Reach(Reach),
     /// Start hosting.
     Host,
     /// The address to join.
@@ -55,6 +57,8 @@ pub struct Forms {
     pub colour: Player,
     /// The port, as typed.
     pub port: String,
+    /// Who may join: this computer only unless the user opens the game to the network.
+    pub reach: Reach,
     /// The address to join, as typed.
     pub address: String,
     /// A problem with the last attempt.
@@ -69,6 +73,7 @@ impl Default for Forms {
             game: Form::new(GameKind::Gomoku, LevelChoice::Named("Medium".into())),
             colour: Player::First,
             port: DEFAULT_PORT.to_string(),
+            reach: Reach::ThisComputer,
             address: format!("127.0.0.1:{DEFAULT_PORT}"),
             error: None,
             addresses: Vec::new(),
@@ -85,8 +90,18 @@ pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Elem
         form.game.rule_sets().iter().map(|r| (r.id.to_string(), r.name.to_string())).collect();
     let sizes = form.game.board_sizes(&form.rule_set);
     let colours: Vec<(Player, String)> = Player::BOTH.iter().map(|&p| (p, colour_name(p).to_string())).collect();
-    let addresses =
-        forms.addresses.iter().map(|ip| format!("{ip}:{}", forms.port.trim())).collect::<Vec<_>>().join("   ");
+    let reaches = [(Reach::ThisComputer, "This computer".to_string()), (Reach::Network, "The network".to_string())];
+    let addresses = forms
+        .addresses
+        .iter()
+        .filter(|ip| forms.reach == Reach::Network || ip.is_loopback())
+        .map(|ip| format!("{ip}:{}", forms.port.trim()))
+        .collect::<Vec<_>>()
+        .join("   ");
+    let exposure = match forms.reach {
+        Reach::ThisComputer => "Only programs on this computer can connect; nothing is open to the network.",
+        Reach::Network => "Anyone who can reach this computer can connect while you wait for your opponent.",
+    };
     let labelled = |label, control: Element<'a, Message>| {
         row![text(label).size(15).width(Length::Fixed(120.0)), control].align_y(iced::Center)
     };
@@ -104,6 +119,11 @@ pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Elem
             labelled("Board size", pick(focus, "Board size", sizes, Some(form.board_size), on_size, Length::Shrink)),
             labelled("You play", segmented(focus, "You play", &colours, &forms.colour, move |p| msg(Msg::Colour(p)))),
             labelled("Port", focus.text_field("Port", "online-port", port)),
+            labelled(
+                "Who can join",
+                segmented(focus, "Who can join", &reaches, &forms.reach, move |r| msg(Msg::Reach(r)))
+            ),
+            text(exposure).size(14),
             text(format!("Tell the other player one of: {addresses}")).size(14),
             action(focus, "Host", Some(msg(Msg::Host))),
         ]
