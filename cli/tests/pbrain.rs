@@ -12,7 +12,7 @@ use tabula_games::{BoardGame, Cell};
 /// A running brain with a reader thread, so a hung brain fails the test instead of blocking it.
 struct Brain {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -34,12 +34,13 @@ impl Brain {
                 }
             }
         });
-        Brain { child, stdin, lines }
+        Brain { child, stdin: Some(stdin), lines }
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to brain");
-        self.stdin.flush().expect("flush");
+        let stdin = self.stdin.as_mut().expect("input open");
+        writeln!(stdin, "{line}").expect("write to brain");
+        stdin.flush().expect("flush");
     }
 
     /// The next line that is not a MESSAGE or DEBUG line.
@@ -64,8 +65,10 @@ impl Brain {
 
 impl Drop for Brain {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "END");
-        let _ = self.stdin.flush();
+        if let Some(stdin) = &mut self.stdin {
+            let _ = writeln!(stdin, "END");
+            let _ = stdin.flush();
+        }
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -177,6 +180,8 @@ fn garbage_and_oversized_lines_get_errors_and_the_brain_goes_on() {
     let reply = brain.ask(&huge);
     assert!(reply.starts_with("ERROR") && reply.contains("too long"), "{reply}");
     assert!(brain.ask("START 3").starts_with("ERROR"), "board too small");
+    assert!(brain.ask("TURN 7,7").starts_with("ERROR"), "and no game until a START that works");
+    assert_eq!(brain.ask("START 15"), "OK");
     assert!(brain.ask("RECTSTART 15,20").starts_with("ERROR"));
     brain.send("INFO timeout_turn 100");
     brain.send("INFO no_such_key 5");
@@ -202,4 +207,155 @@ fn max_memory_is_taken_and_a_refused_board_keeps_the_game() {
     assert!(brain.ask("DONE").starts_with("ERROR"), "a point given twice");
     let again = brain.ask(&format!("TURN {},{}", answer.0, answer.1));
     assert!(again.contains("occupied"), "the game before the bad block is kept: {again}");
+}
+
+impl Brain {
+    /// Whether the process exits within `wait`.
+    fn exits_within(&mut self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+
+    fn board(&mut self, lines: &[String]) -> String {
+        self.send("BOARD");
+        for line in lines {
+            self.send(line);
+        }
+        self.ask("DONE")
+    }
+}
+
+#[test]
+fn a_full_board_or_a_decided_one_gets_an_error_and_the_brain_stays_alive() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 7"), "OK");
+    // A full 7x7 board without five in a row anywhere: pairs of colours, shifted by two every row.
+    let field = |x: usize, y: usize| if (x + 2 * y) % 4 < 2 { 2 } else { 1 };
+    let full: Vec<String> = (0..49).map(|i| (i % 7, i / 7)).map(|(x, y)| format!("{x},{y},{}", field(x, y))).collect();
+    let answer = brain.board(&full);
+    assert!(answer.starts_with("ERROR") && answer.contains("over"), "{answer}");
+    assert!(brain.ask("ABOUT").contains("Tabula"), "still listening");
+    let five: Vec<String> = (0..5).map(|x| format!("{x},0,2")).chain((0..4).map(|x| format!("{x},1,1"))).collect();
+    let answer = brain.board(&five);
+    assert!(answer.starts_with("ERROR") && answer.contains("over"), "{answer}");
+    assert!(brain.ask("ABOUT").contains("Tabula"), "still listening");
+}
+
+#[test]
+fn a_malformed_board_line_refuses_the_block_and_keeps_the_position() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 100");
+    let first = point(&brain.ask("TURN 7,7"));
+    let lines = ["7,7,2", "6,6,1", "7,8,2,"].map(String::from);
+    let answer = brain.board(&lines);
+    assert!(answer.starts_with("ERROR") && answer.contains("7,8,2,"), "{answer}");
+    let again = brain.ask(&format!("TURN {},{}", first.0, first.1));
+    assert!(again.contains("occupied"), "the position before the block is kept: {again}");
+    assert!(brain.ask("DONE").starts_with("ERROR"), "DONE outside a block moves nobody's stone");
+}
+
+#[test]
+fn yxboard_sets_a_position_without_moving() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 100");
+    brain.send("yxboard");
+    brain.send("7,7,2");
+    brain.send("done");
+    assert!(brain.silent_for(Duration::from_millis(500)), "no move nobody asked for");
+    let answer = brain.ask("TURN 8,8");
+    assert_ne!(point(&answer), (7, 7), "7,7 holds the stone yxboard gave");
+}
+
+#[test]
+fn positions_that_cannot_be_are_refused() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 100");
+    point(&brain.ask("BEGIN"));
+    assert!(brain.ask("BEGIN").starts_with("ERROR"), "BEGIN once the board has stones");
+    assert_eq!(brain.ask("START 20"), "OK");
+    let renju = brain.ask("INFO rule 4");
+    assert!(renju.starts_with("ERROR") && renju.contains("15"), "{renju}");
+    assert!(brain.ask("TURN 7,7").starts_with("ERROR"), "no game under rules it cannot play");
+    assert!(brain.ask("RESTART").starts_with("ERROR"), "nor after RESTART");
+    assert_eq!(brain.ask("START 15"), "OK", "Renju on 15x15 is fine");
+    assert!(brain.ask("INFO rule 4294967300").starts_with("ERROR"), "a rule number too large is refused");
+}
+
+#[test]
+fn zero_time_means_fast() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 0");
+    let start = Instant::now();
+    point(&brain.ask("TURN 7,7"));
+    assert!(start.elapsed() < Duration::from_secs(1), "timeout_turn 0 took {:?}", start.elapsed());
+    brain.send("INFO timeout_turn 10000");
+    brain.send("INFO timeout_match 100000");
+    brain.send("INFO time_left 0");
+    let start = Instant::now();
+    point(&brain.ask("TURN 7,9"));
+    assert!(start.elapsed() < Duration::from_secs(1), "time_left 0 took {:?}", start.elapsed());
+}
+
+#[test]
+fn about_and_end_are_answered_during_a_long_think() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 60000");
+    brain.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    assert!(brain.ask("ABOUT").contains("Tabula"), "ABOUT before the move");
+    assert!(start.elapsed() < Duration::from_secs(1));
+    brain.send("END");
+    assert!(brain.exits_within(Duration::from_millis(500)), "END stops the search at once");
+}
+
+#[test]
+fn the_end_of_input_during_a_think_ends_the_process() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 60000");
+    brain.send("TURN 7,7");
+    drop(brain.stdin.take());
+    assert!(brain.exits_within(Duration::from_secs(2)), "still thinking after its input ended");
+}
+
+#[test]
+fn a_large_table_is_built_off_the_clock() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 100");
+    brain.send("INFO max_memory 2147483648");
+    let start = Instant::now();
+    point(&brain.ask("TURN 7,7"));
+    assert!(start.elapsed() < Duration::from_millis(400), "the move took {:?}", start.elapsed());
+}
+
+#[test]
+fn a_flood_of_commands_during_a_think_is_answered_not_hoarded() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 1500");
+    brain.send("TURN 7,7");
+    for _ in 0..200 {
+        brain.send("TAKEBACK 1,1");
+    }
+    let mut busy = 0;
+    let mut moved = false;
+    while !moved {
+        let line = brain.answer();
+        busy += usize::from(line.starts_with("ERROR busy"));
+        moved = line.contains(',') && !line.starts_with("ERROR");
+    }
+    assert!(busy > 100, "{busy} commands refused while thinking");
 }

@@ -322,6 +322,10 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         }
         self.root = moves.into_iter().map(|mv| RootMove { mv, score: None }).collect();
         result.best_move = self.root.first().map(|r| r.mv);
+        if self.root.is_empty() {
+            // A game whose outcome is unset though no move is left: nothing to choose, nothing to search.
+            return result;
+        }
 
         let max_depth = if self.options.exact { 1 } else { self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) };
         let mut previous: Option<Score> = None;

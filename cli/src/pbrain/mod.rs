@@ -1,7 +1,9 @@
 //! `pbrain-tabula`: Tabula's Gomoku engine behind the Gomocup/Piskvork protocol.
 //!
 //! One thread reads the manager's lines; the main loop answers them and hands searches to a thinking thread, so
-//! a command that arrives while the engine thinks (END above all) is read at once and none is lost.
+//! a command that arrives while the engine thinks is read at once: `END` stops the search and quits, `ABOUT`,
+//! `INFO` and unknown commands are answered at once, and the rest (a bounded queue) wait for the move. A search
+//! that panics is reported with `ERROR` and the brain goes on; the end of input stops the search and exits.
 
 pub mod protocol;
 
@@ -19,29 +21,40 @@ use tabula_games::{BoardGame, Cell, Engine};
 
 use protocol::{Command, MAX_LINE, Point, ProtocolError};
 
-/// What the main loop waits for: a line from the manager, the end of input, or a finished search.
+/// What the main loop waits for: a line from the manager, the end of input, a finished search (the move, or why
+/// there is none; the engine back unless the search panicked), or a table built off the clock.
 enum Event {
     Line(String),
     Eof,
-    Thought(Option<Point>, Box<Engine<Gomoku>>),
+    Thought(Result<Option<Point>, String>, Option<Box<Engine<Gomoku>>>),
+    Table(u64, Box<Engine<Gomoku>>),
 }
 
-/// The time rules the manager gave with `INFO`, in milliseconds (0 = not given).
+/// Commands that change the position and so wait for the search to end; more than this while thinking are refused.
+const QUEUE_LIMIT: usize = 64;
+
+/// Lines a `BOARD` block may hold (the largest board has 1,024 points).
+const BOARD_LINES: usize = 1024;
+
+/// The time rules the manager gave with `INFO`, in milliseconds: `timeout_turn` 0 means as fast as possible,
+/// `timeout_match` 0 no match limit, and `time_left` is `None` until the manager says.
 #[derive(Clone, Copy, Debug)]
 struct Clock {
     timeout_turn: u64,
     timeout_match: u64,
-    time_left: u64,
+    time_left: Option<u64>,
 }
 
 impl Clock {
     /// The time to spend on the next move: within the turn limit and a share of the match time left, less a
     /// safety margin for reading, writing and the search's own stop latency.
     fn budget(&self, stones: usize) -> Duration {
-        let mut ms = if self.timeout_turn == 0 { 5_000 } else { self.timeout_turn };
-        if self.timeout_match > 0 && self.time_left > 0 {
+        let mut ms = self.timeout_turn;
+        if self.timeout_match > 0
+            && let Some(left) = self.time_left
+        {
             let moves_left = 40u64.saturating_sub(stones as u64 / 2).max(10);
-            ms = ms.min(self.time_left / moves_left);
+            ms = ms.min(left / moves_left);
         }
         let margin = (ms / 10).max(60);
         Duration::from_millis(ms.saturating_sub(margin).max(20))
@@ -54,10 +67,21 @@ struct Brain {
     size: usize,
     game: Option<Gomoku>,
     state: Option<GomokuState>,
-    board_block: Option<Vec<(Point, u8)>>,
+    board_block: Option<BoardBlock>,
     clock: Clock,
     table_megabytes: usize,
     engine: Option<Box<Engine<Gomoku>>>,
+    /// Counts games and table sizes, so that a table built in the background for an older one is not used.
+    generation: u64,
+    /// A table that arrived while the engine was thinking, to use from the next move.
+    next_engine: Option<Box<Engine<Gomoku>>>,
+}
+
+/// A `BOARD` or `YXBOARD` block being read: its lines, the first problem with them, and whether to move after.
+struct BoardBlock {
+    lines: Vec<(Point, u8)>,
+    error: Option<String>,
+    think: bool,
 }
 
 /// The transposition table's size for an `INFO max_memory` in bytes (0 = no limit): half of what the manager
@@ -87,23 +111,31 @@ impl Brain {
             game: None,
             state: None,
             board_block: None,
-            clock: Clock { timeout_turn: 5_000, timeout_match: 0, time_left: 0 },
+            clock: Clock { timeout_turn: 5_000, timeout_match: 0, time_left: None },
             table_megabytes: TABLE_MEGABYTES,
             engine: None,
+            generation: 0,
+            next_engine: None,
         }
     }
 
-    /// Starts a new game on a `size` board with the current rule.
-    fn start(&mut self, size: usize) -> String {
+    /// Starts a new game on a `size` board with the current rule. If the rule cannot be played on that board,
+    /// there is no game until a `START` or `INFO rule` that fits: the brain never plays other rules silently.
+    fn start(&mut self, size: usize) -> Result<(), String> {
+        self.size = size;
+        self.generation += 1;
+        self.next_engine = None;
         match Gomoku::new(size, self.win) {
             Ok(game) => {
-                self.size = size;
                 self.state = Some(game.initial_state());
                 self.engine = Some(Box::new(Engine::with_table(game.clone(), self.table_megabytes)));
                 self.game = Some(game);
-                "OK".into()
+                Ok(())
             }
-            Err(e) => format!("ERROR {e}"),
+            Err(e) => {
+                (self.game, self.state, self.engine) = (None, None, None);
+                Err(format!("ERROR {e}"))
+            }
         }
     }
 
@@ -134,30 +166,39 @@ impl Brain {
     }
 
     /// Applies an `INFO` setting; unknown keys are ignored, as the protocol asks.
-    fn info(&mut self, key: &str, value: &str) -> Option<String> {
+    fn info(&mut self, key: &str, value: &str, events: &Sender<Event>) -> Option<String> {
         let number = || value.parse::<u64>().map_err(|_| format!("ERROR INFO {key} needs a number, got '{value}'"));
         let result = match key {
             "timeout_turn" => number().map(|v| self.clock.timeout_turn = v),
             "timeout_match" => number().map(|v| self.clock.timeout_match = v),
-            "time_left" => number().map(|v| self.clock.time_left = v),
+            "time_left" => number().map(|v| self.clock.time_left = Some(v)),
             "max_memory" => number().map(|v| {
                 let megabytes = table_megabytes(v);
                 if megabytes != self.table_megabytes {
                     self.table_megabytes = megabytes;
-                    if let Some(game) = &self.game {
-                        self.engine = Some(Box::new(Engine::with_table(game.clone(), megabytes)));
+                    self.generation += 1;
+                    if let Some(game) = self.game.clone() {
+                        // Filling a large table takes a while: build it off the clock, keeping the old one
+                        // until it is ready.
+                        let (events, generation) = (events.clone(), self.generation);
+                        std::thread::spawn(move || {
+                            let _ =
+                                events.send(Event::Table(generation, Box::new(Engine::with_table(game, megabytes))));
+                        });
                     }
                 }
             }),
-            "rule" => number().map(|v| {
-                let rule = win_rule(v as u32);
+            "rule" => number().and_then(|v| {
+                let mask = u32::try_from(v).map_err(|_| format!("ERROR INFO rule {v} is not a rule"))?;
+                let rule = win_rule(mask);
                 if rule != self.win {
                     self.win = rule;
                     if self.size > 0 {
                         // Rules are part of the game value: rebuild it, keeping nothing of the old position.
-                        self.start(self.size);
+                        self.start(self.size)?;
                     }
                 }
+                Ok(())
             }),
             _ => Ok(()),
         };
@@ -168,11 +209,15 @@ impl Brain {
     /// move is us; equal counts make us Black. Forbidden points depend on the position alone, so the order of the
     /// lines (move order under Renju) needs no replay. The engine keeps its table: its entries are keyed by
     /// position. A malformed block leaves the position as it was.
-    fn set_board(&mut self, lines: &[(Point, u8)]) -> Result<(), String> {
+    fn set_board(&mut self, block: BoardBlock) -> Result<(), String> {
         let size = self.size;
         if self.game.is_none() {
             return Err("ERROR no game started (send START first)".into());
         }
+        if let Some(error) = block.error {
+            return Err(format!("ERROR the BOARD block was refused and the position kept: {error}"));
+        }
+        let lines = &block.lines;
         let own = lines.iter().filter(|l| l.1 == 1).count();
         let theirs = lines.iter().filter(|l| l.1 == 2).count();
         let me = if own == theirs { Player::First } else { Player::Second };
@@ -216,6 +261,10 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
     let mut pending: VecDeque<String> = VecDeque::new();
     let mut thinking: Option<Arc<AtomicBool>> = None;
     let mut input_ended = false;
+    let mut say = |text: &str| -> std::io::Result<()> {
+        writeln!(output, "{text}")?;
+        output.flush()
+    };
     loop {
         let event = if thinking.is_none()
             && let Some(line) = pending.pop_front()
@@ -230,43 +279,82 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             }
         };
         match event {
-            // Answer what was asked before the input ended, then quit.
-            Event::Eof => input_ended = true,
+            // Nobody is left to hear a long think: stop it, say the move it has, and quit.
+            Event::Eof => {
+                input_ended = true;
+                pending.clear();
+                if let Some(stop) = &thinking {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
             Event::Thought(answer, engine) => {
                 thinking = None;
-                brain.engine = Some(engine);
+                brain.engine = brain.next_engine.take().or(engine);
                 match answer {
-                    Some((x, y)) => match brain.place((x, y)) {
-                        Ok(()) => writeln!(output, "{x},{y}")?,
-                        Err(e) => writeln!(output, "{e}")?,
+                    Ok(Some((x, y))) => match brain.place((x, y)) {
+                        Ok(()) => say(&format!("{x},{y}"))?,
+                        Err(e) => say(&e)?,
                     },
-                    None => writeln!(output, "ERROR no legal move")?,
+                    Ok(None) => say("ERROR no legal move")?,
+                    Err(e) => say(&e)?,
                 }
-                output.flush()?;
             }
-            Event::Line(line) => {
-                if let Some(stop) = &thinking {
-                    // Busy: END stops the search at once unless earlier commands still wait; everything else
-                    // waits its turn.
-                    if pending.is_empty() && line.trim().eq_ignore_ascii_case("END") {
+            Event::Table(generation, engine) if generation == brain.generation => {
+                if thinking.is_some() {
+                    brain.next_engine = Some(engine)
+                } else {
+                    brain.engine = Some(engine)
+                }
+            }
+            Event::Table(..) => {}
+            Event::Line(line) if thinking.is_some() => match while_thinking(&mut brain, &line, &events) {
+                Busy::Answer(text) => say(&text)?,
+                Busy::Queue if pending.len() < QUEUE_LIMIT => pending.push_back(line),
+                Busy::Queue => say(&format!("ERROR busy: {QUEUE_LIMIT} commands already wait for the move"))?,
+                Busy::Quit => {
+                    if let Some(stop) = &thinking {
                         stop.store(true, Ordering::Relaxed);
-                        return Ok(());
                     }
-                    pending.push_back(line);
-                    continue;
+                    return Ok(());
                 }
-                match handle(&mut brain, &line, &events) {
-                    Reply::Text(text) => {
-                        writeln!(output, "{text}")?;
-                        output.flush()?;
-                    }
-                    Reply::Silent => {}
-                    Reply::Thinking(stop) => thinking = Some(stop),
-                    Reply::Quit => return Ok(()),
-                }
-            }
+                Busy::Silent => {}
+            },
+            Event::Line(line) => match handle(&mut brain, &line, &events) {
+                Reply::Text(text) => say(&text)?,
+                Reply::Silent => {}
+                Reply::Thinking(stop) => thinking = Some(stop),
+                Reply::Quit => return Ok(()),
+            },
         }
     }
+}
+
+/// What to do with a line that arrives while the engine thinks.
+enum Busy {
+    /// Answer it now.
+    Answer(String),
+    /// It changes the position: it waits for the move.
+    Queue,
+    /// Taken, nothing to say.
+    Silent,
+    /// `END`: stop and quit.
+    Quit,
+}
+
+fn while_thinking(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Busy {
+    match protocol::parse(line, false) {
+        Ok(Command::End) => Busy::Quit,
+        Ok(Command::About) => Busy::Answer(about()),
+        Ok(Command::Info(key, value)) if key != "rule" => {
+            brain.info(&key, &value, events).map_or(Busy::Silent, Busy::Answer)
+        }
+        Err(e @ ProtocolError::Unknown(_)) => Busy::Answer(e.reply()),
+        _ => Busy::Queue,
+    }
+}
+
+fn about() -> String {
+    format!("name=\"Tabula\", version=\"{}\", author=\"Tabula developers\"", env!("CARGO_PKG_VERSION"))
 }
 
 /// What a command asks of the main loop.
@@ -280,45 +368,62 @@ enum Reply {
 fn handle(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Reply {
     let command = match protocol::parse(line, brain.board_block.is_some()) {
         Ok(c) => c,
-        Err(e @ ProtocolError::Malformed(_)) => {
-            brain.board_block = None;
-            return Reply::Text(e.reply());
+        Err(e @ ProtocolError::Malformed(_)) if brain.board_block.is_some() => {
+            // Refused as a whole at DONE: the manager expects no answer inside the block.
+            if let Some(block) = &mut brain.board_block {
+                block.error.get_or_insert_with(|| e.reply().trim_start_matches("ERROR ").to_string());
+            }
+            return Reply::Silent;
         }
         Err(e) => return Reply::Text(e.reply()),
     };
     let result = match command {
-        Command::Start(n) => Ok(Some(brain.start(n))),
-        Command::RectStart(w, h) if w == h => Ok(Some(brain.start(w))),
+        Command::Start(n) => brain.start(n).map(|()| Some("OK".into())),
+        Command::RectStart(w, h) if w == h => brain.start(w).map(|()| Some("OK".into())),
         Command::RectStart(w, h) => Err(format!("ERROR rectangular boards ({w}x{h}) are not supported")),
         Command::Restart => {
             if brain.size == 0 {
                 Err("ERROR no game to restart (send START first)".into())
             } else {
-                Ok(Some(brain.start(brain.size)))
+                brain.start(brain.size).map(|()| Some("OK".into()))
             }
         }
-        Command::Begin => brain.game_and_state().map(|_| None),
+        Command::Begin => match brain.game_and_state() {
+            Ok((_, state)) if state.stones() > 0 => {
+                Err("ERROR BEGIN starts an empty board; this one has stones (send BOARD for a position)".into())
+            }
+            Ok(_) => Ok(None),
+            Err(e) => Err(e),
+        },
         Command::Turn(p) => brain.place(p).map(|()| None),
-        Command::Board => {
-            brain.board_block = Some(Vec::new());
+        Command::Board | Command::YxBoard => {
+            let think = command == Command::Board;
+            brain.board_block = Some(BoardBlock { lines: Vec::new(), error: None, think });
             return Reply::Silent;
         }
         Command::BoardLine(p, f) => {
             if let Some(block) = &mut brain.board_block {
-                block.push((p, f));
+                if block.lines.len() < BOARD_LINES {
+                    block.lines.push((p, f));
+                } else {
+                    block.error.get_or_insert_with(|| format!("more than {BOARD_LINES} lines"));
+                }
             }
             return Reply::Silent;
         }
-        Command::Done => {
-            let lines = brain.board_block.take().unwrap_or_default();
-            brain.set_board(&lines).map(|()| None)
-        }
-        Command::Info(key, value) => return brain.info(&key, &value).map_or(Reply::Silent, Reply::Text),
+        Command::Done => match brain.board_block.take() {
+            None => Err("ERROR DONE without a BOARD block".into()),
+            Some(block) => {
+                let think = block.think;
+                match brain.set_board(block) {
+                    Ok(()) if !think => return Reply::Silent,
+                    result => result.map(|()| None),
+                }
+            }
+        },
+        Command::Info(key, value) => return brain.info(&key, &value, events).map_or(Reply::Silent, Reply::Text),
         Command::Takeback(p) => takeback(brain, p).map(|()| Some("OK".into())),
-        Command::About => Ok(Some(format!(
-            "name=\"Tabula\", version=\"{}\", author=\"Tabula developers\"",
-            env!("CARGO_PKG_VERSION")
-        ))),
+        Command::About => Ok(Some(about())),
         Command::End => return Reply::Quit,
     };
     match result {
@@ -360,10 +465,12 @@ fn takeback(brain: &mut Brain, (x, y): Point) -> Result<(), String> {
 /// Starts a search of the current position on its own thread; its answer comes back as an event.
 fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
     let level = brain.level();
-    let (Some(game), Some(state), Some(mut engine)) = (brain.game.clone(), brain.state.clone(), brain.engine.take())
-    else {
+    let (Some(game), Some(state)) = (brain.game.clone(), brain.state.clone()) else {
         return Reply::Text("ERROR no game started (send START first)".into());
     };
+    // After a failed search the engine is built again.
+    let mut engine =
+        brain.engine.take().unwrap_or_else(|| Box::new(Engine::with_table(game.clone(), brain.table_megabytes)));
     if game.outcome(&state).is_some() {
         brain.engine = Some(engine);
         return Reply::Text("ERROR the game is over".into());
@@ -373,8 +480,14 @@ fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
     let events = events.clone();
     std::thread::spawn(move || {
         let seed = game.hash(&state);
-        let result = engine.think(&state, &level, seed, Some(flag), &mut |_| {});
-        let answer = result.best_move.and_then(|mv| game.cell_of(mv)).map(|c| (c.x, c.y));
+        let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.think(&state, &level, seed, Some(flag), &mut |_| {})
+        }));
+        let (answer, engine) = match searched {
+            Ok(result) => (Ok(result.best_move.and_then(|mv| game.cell_of(mv)).map(|c| (c.x, c.y))), Some(engine)),
+            // The engine may be half-way through an update: a fresh one takes its place.
+            Err(_) => (Err("ERROR the search failed on this position".to_string()), None),
+        };
         // The main loop may have quit already; then nobody needs the answer.
         let _ = events.send(Event::Thought(answer, engine));
     });

@@ -19,8 +19,10 @@ pub enum Command {
     Begin,
     /// `TURN X,Y`: the opponent played there; the brain answers.
     Turn(Point),
-    /// `BOARD`: a position follows, one `X,Y,F` line each, until `DONE`.
+    /// `BOARD`: a position follows, one `X,Y,F` line each, until `DONE`; then the brain moves.
     Board,
+    /// `YXBOARD` (Yixin-Board): a position follows as in `BOARD`, but the brain only takes it, without moving.
+    YxBoard,
     /// `X,Y,F` inside a `BOARD` block: F is 1 (own), 2 (opponent) or 3 (ignored).
     BoardLine(Point, u8),
     /// `DONE`: the end of a `BOARD` block; the brain answers.
@@ -75,7 +77,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, ProtocolError> {
     let (word, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let args = args.trim();
     let upper = word.to_ascii_uppercase();
-    if in_board && upper != "DONE" {
+    if in_board && !matches!(upper.as_str(), "DONE" | "END") {
         let parts: Vec<&str> = line.split(',').collect();
         if parts.len() != 3 {
             return Err(ProtocolError::Malformed(format!("expected X,Y,F or DONE in a BOARD block, got '{line}'")));
@@ -96,6 +98,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, ProtocolError> {
         "BEGIN" => Ok(Command::Begin),
         "TURN" => Ok(Command::Turn(point(args, line)?)),
         "BOARD" => Ok(Command::Board),
+        "YXBOARD" => Ok(Command::YxBoard),
         "DONE" => Ok(Command::Done),
         "TAKEBACK" => Ok(Command::Takeback(point(args, line)?)),
         "ABOUT" => Ok(Command::About),
@@ -123,6 +126,8 @@ mod tests {
         assert_eq!(parse("BOARD", false), Ok(Command::Board));
         assert_eq!(parse("10,10,1", true), Ok(Command::BoardLine((10, 10), 1)));
         assert_eq!(parse("DONE", true), Ok(Command::Done));
+        assert_eq!(parse("END", true), Ok(Command::End), "a manager may end in the middle of a block");
+        assert_eq!(parse("yxboard", false), Ok(Command::YxBoard));
         assert_eq!(parse("INFO timeout_turn 5000", false), Ok(Command::Info("timeout_turn".into(), "5000".into())));
         assert_eq!(parse("TAKEBACK 3,4", false), Ok(Command::Takeback((3, 4))));
         assert_eq!(parse("END", false), Ok(Command::End));

@@ -347,7 +347,26 @@ impl Gomoku {
             state.hash ^= self.side_key;
         }
         state.side = side;
+        state.outcome = self.setup_outcome(&state);
         Some(state)
+    }
+
+    /// Whether a set-up position is already decided: a winning line on the board (the side that just moved
+    /// first, should both have one), or no move left.
+    fn setup_outcome(&self, state: &GomokuState) -> Option<Outcome> {
+        let last = state.side.opponent();
+        for player in [last, last.opponent()] {
+            let color = color_of(player);
+            let won = self
+                .points
+                .iter()
+                .map(|&p| usize::from(p))
+                .any(|p| state.board.cells[p] == color && self.winning_run(&state.board, p, color).is_some());
+            if won {
+                return Some(Outcome::win(player));
+            }
+        }
+        (state.board.stones == self.points.len() || !self.has_legal_move(state)).then(Outcome::draw)
     }
 
     /// The hash of a state computed from scratch, to check the incremental one.
