@@ -115,17 +115,11 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Reads the settings file; a missing file gives the defaults, a broken one the defaults and the problem.
+    /// Reads the settings file; a missing file gives the defaults, a broken one is moved aside (never saved over)
+    /// and gives the defaults and the problem.
     #[must_use]
     pub fn load(path: &Path) -> (Settings, Option<String>) {
-        match storage::read_optional(path) {
-            Ok(None) => (Settings::default(), None),
-            Ok(Some(text)) => match toml::from_str(&text) {
-                Ok(settings) => (settings, None),
-                Err(e) => (Settings::default(), Some(format!("{}: {}", path.display(), e.message().trim()))),
-            },
-            Err(e) => (Settings::default(), Some(e)),
-        }
+        storage::load_toml(path)
     }
 
     /// Writes the settings file atomically.

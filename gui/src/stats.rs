@@ -63,17 +63,11 @@ pub struct Statistics {
 }
 
 impl Statistics {
-    /// Reads the statistics file; a missing file is empty, a broken one is empty with the problem.
+    /// Reads the statistics file; a missing file is empty, a broken one is moved aside (never saved over) and the
+    /// statistics start empty, with the problem.
     #[must_use]
     pub fn load(path: &Path) -> (Statistics, Option<String>) {
-        match storage::read_optional(path) {
-            Ok(None) => (Statistics::default(), None),
-            Ok(Some(text)) => match toml::from_str(&text) {
-                Ok(stats) => (stats, None),
-                Err(e) => (Statistics::default(), Some(format!("{}: {}", path.display(), e.message().trim()))),
-            },
-            Err(e) => (Statistics::default(), Some(e)),
-        }
+        storage::load_toml(path)
     }
 
     /// Writes the statistics file atomically.
@@ -133,5 +127,32 @@ mod tests {
         assert!((easy.win_rate() - 75.0).abs() < 1e-9);
         assert_eq!(loaded.for_game("othello").count(), 2);
         assert_eq!(loaded.for_game("gomoku").count(), 0);
+    }
+
+    #[test]
+    fn a_broken_file_is_kept_aside_and_never_saved_over() {
+        let dir = TempDir::create();
+        let path = dir.path().join("statistics.toml");
+        let mut stats = Statistics::default();
+        for _ in 0..143 {
+            stats.add("othello", "classic", "Easy", Result::Win);
+        }
+        stats.save(&path).expect("save");
+        let broken = std::fs::read_to_string(&path).expect("read").replacen("wins = 143", "wins = many", 1);
+        std::fs::write(&path, &broken).expect("break it");
+
+        let (mut loaded, problem) = Statistics::load(&path);
+        let problem = problem.expect("the user is told");
+        assert!(problem.contains("line ") && problem.contains("kept as"), "{problem}");
+        assert_eq!(loaded, Statistics::default());
+        loaded.add("gomoku", "freestyle", "Easy", Result::Loss);
+        loaded.save(&path).expect("the next game is saved");
+        let kept: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("statistics.toml.broken-"))
+            .collect();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(std::fs::read_to_string(kept[0].path()).expect("read"), broken, "the 143 games are kept");
     }
 }

@@ -51,6 +51,35 @@ impl Paths {
 
 pub use tabula_games::files::write_atomic;
 
+/// Reads a TOML file of the app's own (settings, statistics): a missing file gives the defaults; one that cannot
+/// be read or parsed gives the defaults and the problem, and is first moved aside, so that the next save (which
+/// needs the same folder rights as the move) never overwrites what the user had.
+pub fn load_toml<T: serde::de::DeserializeOwned + Default>(path: &Path) -> (T, Option<String>) {
+    let problem = match fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (T::default(), None),
+        Err(e) => e.to_string(),
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Err(_) => "it is not UTF-8 text".to_string(),
+            Ok(text) => match toml::from_str(&text) {
+                Ok(value) => return (value, None),
+                Err(e) => {
+                    let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+                    let line = line.map_or_else(String::new, |n| format!("line {n}: "));
+                    format!("{line}{}", e.message().trim())
+                }
+            },
+        },
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let aside = path.with_file_name(format!("{name}.broken-{stamp}"));
+    let kept = match fs::rename(path, &aside) {
+        Ok(()) => format!("it was kept as {}", aside.display()),
+        Err(e) => format!("moving it aside failed too ({e})"),
+    };
+    (T::default(), Some(format!("{} could not be read ({problem}); {kept}, and the defaults are used", path.display())))
+}
+
 /// Reads a text file, or `None` if it does not exist; other failures are errors naming the file.
 pub fn read_optional(path: &Path) -> Result<Option<String>, String> {
     match fs::read_to_string(path) {
