@@ -81,7 +81,14 @@ struct Row {
 /// A level by configured name, or a plain search depth.
 pub(crate) fn find_level(levels: &Levels, name: &str) -> Result<Level, String> {
     if let Ok(depth) = name.trim().parse::<u32>() {
-        return if depth == 0 { Err("a depth must be at least 1".into()) } else { Ok(Level::custom(depth)) };
+        let level = Level::custom(depth);
+        return match level.problem() {
+            Some(_) => Err(format!(
+                "a depth must be from 1 to {} (a level has no time limit), not {depth}",
+                Level::MAX_UNTIMED_DEPTH
+            )),
+            None => Ok(level),
+        };
     }
     levels.get(name).cloned().ok_or_else(|| {
         let known: Vec<&str> = levels.all().iter().map(|l| l.name.as_str()).collect();

@@ -6,7 +6,8 @@ fn arena(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
         .arg("arena")
         .args(args)
-        .env("TABULA_CONFIG", "/nonexistent/tabula-test-config.toml")
+        // The built-in levels only, whatever the user's own file says.
+        .env("TABULA_CONFIG", concat!(env!("CARGO_MANIFEST_DIR"), "/../config/default.toml"))
         .output()
         .expect("run tabula-cli arena");
     assert!(out.status.success(), "arena failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -85,4 +86,23 @@ fn bad_arguments_are_errors_not_panics() {
         assert!(err.contains("tabula-cli:") || err.contains("error"), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn a_missing_named_config_and_an_unbounded_level_are_errors() {
+    let run = |config: &str, level: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
+            .args(["arena", "--game", "othello", "--level", level, "--games", "2"])
+            .env("TABULA_CONFIG", config)
+            .output()
+            .expect("run tabula-cli arena")
+    };
+    let missing = run("/nonexistent/tabula-test-config.toml", "2");
+    assert!(!missing.status.success());
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(said.contains("/nonexistent/tabula-test-config.toml") && said.contains("does not exist"), "{said}");
+    let deep = run(concat!(env!("CARGO_MANIFEST_DIR"), "/../config/default.toml"), "999");
+    assert!(!deep.status.success());
+    let said = String::from_utf8_lossy(&deep.stderr);
+    assert!(said.contains("from 1 to 16"), "{said}");
 }

@@ -26,6 +26,59 @@ pub struct Level {
 }
 
 impl Level {
+    /// The deepest search a level with a time limit may ask for.
+    pub const MAX_DEPTH: u32 = 60;
+    /// The deepest search a level without a time limit may ask for: deeper ones would not finish in a game.
+    pub const MAX_UNTIMED_DEPTH: u32 = 16;
+    /// The most empty squares an exact solve without a time limit may start from (with one, a solve that
+    /// cannot finish falls back to the ordinary search, so any count up to a board's squares is safe).
+    pub const MAX_UNTIMED_EXACT_EMPTIES: u32 = 20;
+    /// The most empty squares any exact solve may start from (the largest board's squares).
+    pub const MAX_EXACT_EMPTIES: u32 = 100;
+    /// The longest time per move a level may give, in milliseconds (an hour).
+    pub const MAX_TIME_MS: u64 = 3_600_000;
+    /// The widest random margin, in evaluation units.
+    pub const MAX_RANDOMNESS: i32 = 100_000;
+
+    /// What is wrong with this level's numbers, naming the field and its bounds, if anything.
+    #[must_use]
+    pub fn problem(&self) -> Option<String> {
+        let name = &self.name;
+        let timed = self.time_ms.is_some();
+        let (max_depth, max_empties) = if timed {
+            (Level::MAX_DEPTH, Level::MAX_EXACT_EMPTIES)
+        } else {
+            (Level::MAX_UNTIMED_DEPTH, Level::MAX_UNTIMED_EXACT_EMPTIES)
+        };
+        let untimed = if timed { "" } else { " without a `time_ms`" };
+        if !(1..=max_depth).contains(&self.depth) {
+            return Some(format!(
+                "level `{name}`: field `depth` must be from 1 to {max_depth}{untimed}, not {}",
+                self.depth
+            ));
+        }
+        if let Some(t) = self.time_ms
+            && !(1..=Level::MAX_TIME_MS).contains(&t)
+        {
+            return Some(format!("level `{name}`: field `time_ms` must be from 1 to {}, not {t}", Level::MAX_TIME_MS));
+        }
+        if !(0..=Level::MAX_RANDOMNESS).contains(&self.randomness) {
+            let max = Level::MAX_RANDOMNESS;
+            return Some(format!(
+                "level `{name}`: field `randomness` must be from 0 to {max}, not {}",
+                self.randomness
+            ));
+        }
+        if let Some(e) = self.exact_empties
+            && e > max_empties
+        {
+            return Some(format!(
+                "level `{name}`: field `exact_empties` must be at most {max_empties}{untimed}, not {e}"
+            ));
+        }
+        None
+    }
+
     /// A level that searches to `depth` with no time limit and no randomness ("Custom").
     #[must_use]
     pub fn custom(depth: u32) -> Level {
@@ -110,10 +163,8 @@ impl Levels {
         for (i, level) in self.levels.iter().enumerate() {
             let problem = if level.name.trim().is_empty() {
                 Some("field `name` must not be empty".to_string())
-            } else if level.depth == 0 {
-                Some(format!("level `{}`: field `depth` must be at least 1", level.name))
-            } else if level.randomness < 0 {
-                Some(format!("level `{}`: field `randomness` must not be negative", level.name))
+            } else if let Some(problem) = level.problem() {
+                Some(problem)
             } else if self.levels[..i].iter().any(|l| l.name.eq_ignore_ascii_case(&level.name)) {
                 Some(format!("level `{}` is defined twice", level.name))
             } else {
@@ -220,6 +271,21 @@ exact_empties = 12
         assert!(err.message.contains("depth"));
         let dup = "[[levels]]\nname = \"A\"\ndepth = 1\n[[levels]]\nname = \"a\"\ndepth = 2\n";
         assert!(Levels::parse(dup, "f.toml").expect_err("duplicate").message.contains("twice"));
+        let bounds = [
+            ("depth = 1000\ntime_ms = 500", "from 1 to 60"),
+            ("depth = 17", "from 1 to 16 without a `time_ms`"),
+            ("depth = 4\nexact_empties = 64", "at most 20 without a `time_ms`"),
+            ("depth = 4\ntime_ms = 900\nexact_empties = 101", "at most 100"),
+            ("depth = 4\ntime_ms = 0", "`time_ms` must be from 1"),
+            ("depth = 4\nrandomness = -1", "`randomness` must be from 0"),
+        ];
+        for (fields, bound) in bounds {
+            let text = format!("[[levels]]\nname = \"Wild\"\n{fields}\n");
+            let err = Levels::parse(&text, "f.toml").expect_err(fields);
+            assert!(err.message.contains(bound), "{fields}: {}", err.message);
+        }
+        let timed = "[[levels]]\nname = \"Deep\"\ndepth = 40\ntime_ms = 5000\nexact_empties = 64\n";
+        assert!(Levels::parse(timed, "f.toml").is_ok(), "a time limit makes a deep level safe");
         let syntax = Levels::parse("[[levels]\n", "f.toml").expect_err("syntax");
         assert_eq!(syntax.line, Some(1));
     }

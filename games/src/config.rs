@@ -37,14 +37,19 @@ pub fn default_levels() -> Levels {
 }
 
 /// The difficulty levels: the defaults with the user's file applied, if it exists. A file that exists but cannot
-/// be read or parsed is an error naming the file, line and field.
+/// be read or parsed is an error naming the file, line and field, and so is a `TABULA_CONFIG` that names no file.
 pub fn load_levels() -> Result<Levels, ConfigError> {
     let defaults = default_levels();
     let Some(path) = user_config_path() else { return Ok(defaults) };
+    let name = path.display().to_string();
     if !path.exists() {
+        if std::env::var_os(CONFIG_ENV).is_some() {
+            // A file the user named on purpose: not finding it is an error, not a reason to use the defaults.
+            let message = format!("{CONFIG_ENV} names this file, but it does not exist");
+            return Err(ConfigError { file: name, line: None, column: None, message });
+        }
         return Ok(defaults);
     }
-    let name = path.display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| ConfigError {
         file: name.clone(),
         line: None,

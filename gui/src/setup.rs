@@ -6,8 +6,8 @@ use tabula_core::{Level, Levels, Player};
 
 use tabula_games::registry::MatchSpec;
 
-/// The deepest search a Custom level may ask for.
-pub const MAX_CUSTOM_DEPTH: u32 = 16;
+/// The deepest search a Custom level may ask for: Custom has no time limit.
+pub const MAX_CUSTOM_DEPTH: u32 = Level::MAX_UNTIMED_DEPTH;
 
 /// How strong the computer plays: a named level from the configuration or a custom search depth.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
