@@ -15,10 +15,11 @@ pub struct Args {
     /// The number shown for the first position (the FFO suite file starts at 40).
     #[arg(long, default_value_t = 1)]
     first: usize,
-    /// The searcher's transposition table size, in megabytes.
-    #[arg(long, default_value_t = 64)]
-    hash_mb: usize,
-    /// The endgame solver's own table size, in megabytes (rounded down to a power of two).
+    /// The searcher's transposition table size, in megabytes (at most half the machine's memory).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    hash_mb: u64,
+    /// The endgame solver's own table size, in megabytes (rounded down to a power of two; at most half the
+    /// machine's memory).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
     solver_mb: u32,
 }
@@ -67,8 +68,24 @@ fn parse_file(game: &Othello, name: &str, text: &str) -> Result<Vec<Problem>, St
     Ok(problems)
 }
 
+/// Checks that a table of `megabytes` leaves this machine room (at most half its memory, where the system says).
+fn fits_in_memory(flag: &str, megabytes: u64) -> Result<(), String> {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb / 1024)
+    });
+    match total {
+        Some(total) if megabytes > total / 2 => {
+            Err(format!("{flag} {megabytes} is more than half of this machine's {total} MB of memory"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Solves each position and prints `number best score nodes seconds ok|WRONG`, then the totals.
 pub fn run(args: &Args) -> Result<ExitCode, String> {
+    fits_in_memory("--hash-mb", args.hash_mb)?;
+    fits_in_memory("--solver-mb", u64::from(args.solver_mb))?;
     let name = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
     let game = Othello::default();
@@ -80,7 +97,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     for (i, problem) in problems.iter().enumerate() {
         // 16-byte entries: 2^16 of them per megabyte.
         let evaluator = OthelloEval::exact(&game, args.solver_mb.ilog2() + 16);
-        let mut searcher = Searcher::new(&game, args.hash_mb);
+        let mut searcher = Searcher::new(&game, args.hash_mb as usize);
         let clock = Instant::now();
         let result = searcher.search(&game, &evaluator, &problem.position, &Limits::default(), &options, &mut |_| {});
         let seconds = clock.elapsed().as_secs_f64();

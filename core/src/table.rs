@@ -41,7 +41,7 @@ impl<M: Copy> TranspositionTable<M> {
     #[must_use]
     pub fn with_megabytes(megabytes: usize) -> Self {
         let bucket = std::mem::size_of::<[Option<Entry<M>>; 2]>().max(1);
-        let wanted = (megabytes * 1024 * 1024 / bucket).max(1);
+        let wanted = (megabytes.saturating_mul(1024 * 1024) / bucket).max(1);
         // A power of two, so the index is a mask of the hash.
         let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
         TranspositionTable { buckets: vec![[None, None]; count], generation: 0 }

@@ -27,6 +27,15 @@ fn every_puzzle_is_solved_with_its_length_and_first_move() {
 }
 
 #[test]
+fn a_length_no_board_allows_is_refused_not_wrapped() {
+    let line = PUZZLES.lines().find(|l| !l.starts_with('#') && !l.trim().is_empty()).expect("a puzzle");
+    let mut fields: Vec<&str> = line.split('\t').collect();
+    fields[5] = "4294967295";
+    let err = VcfPuzzle::parse(&fields.join("\t")).expect_err("too long to be a VCF");
+    assert!(err.to_string().contains("4294967295"), "{err}");
+}
+
+#[test]
 fn open_three_is_a_two_move_win_and_quiet_positions_have_none() {
     let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
     let state = game.setup(&[(5, 7), (6, 7), (7, 7)], &[(0, 0), (0, 2), (0, 4)], Player::First).expect("position");

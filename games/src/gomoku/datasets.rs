@@ -187,11 +187,11 @@ impl VcfPuzzle {
             "white" => Player::Second,
             other => return Err(field_error(5, VCF_FIELDS[4], format!("expected black or white, found `{other}`"))),
         };
-        let vcf_len = f[5]
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| field_error(6, VCF_FIELDS[5], format!("bad length `{}`", f[5])))?;
+        // A win cannot take more of the attacker's moves than the board has points.
+        let longest = (size * size) as u32;
+        let vcf_len = f[5].parse().ok().filter(|n| (1..=longest).contains(n)).ok_or_else(|| {
+            field_error(6, VCF_FIELDS[5], format!("bad length `{}` (a number from 1 to {longest})", f[5]))
+        })?;
         let first_moves = parse_points(f[6], size, 7, VCF_FIELDS[6])?;
         let moves = parse_points(f[7], size, 8, VCF_FIELDS[7])?;
         if moves.len() != ply {
