@@ -12,6 +12,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use tabula_core::{Game, Level, score};
+use tabula_games::lines::{Line, read_line};
 use tabula_games::othello::{self, Move, Othello, Position};
 use tabula_games::{Engine, ggf};
 
@@ -196,19 +197,14 @@ pub fn run(input: impl BufRead + Send + 'static, mut out: impl Write, level: Opt
             lines.interrupt_read();
         }
         let line = match line {
-            Ok(l) => l,
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                writeln!(out, "ERROR the line is not valid UTF-8")?;
+            Line::Text(l) | Line::Unfinished(l) => l,
+            Line::TooLong(n) => {
+                writeln!(out, "ERROR line too long ({n} bytes, at most {MAX_LINE})")?;
                 out.flush()?;
                 continue;
             }
-            Err(e) => return Err(e),
+            Line::End => return Ok(()),
         };
-        if line.len() > MAX_LINE {
-            writeln!(out, "ERROR line too long ({} characters, at most {MAX_LINE})", line.len())?;
-            out.flush()?;
-            continue;
-        }
         if !handle(&mut session, line.trim(), &mut out)? {
             return Ok(());
         }
@@ -219,14 +215,14 @@ pub fn run(input: impl BufRead + Send + 'static, mut out: impl Write, level: Opt
 
 /// The lines of the input as a reader thread hands them over, each with whether it interrupts a search.
 struct Lines {
-    receiver: mpsc::Receiver<(std::io::Result<String>, bool)>,
+    receiver: mpsc::Receiver<(Line, bool)>,
     /// Interrupting lines sent and not yet taken.
     pending: Arc<AtomicUsize>,
     interrupt: Arc<AtomicBool>,
 }
 
 impl Lines {
-    fn iter(&self) -> mpsc::Iter<'_, (std::io::Result<String>, bool)> {
+    fn iter(&self) -> mpsc::Iter<'_, (Line, bool)> {
         self.receiver.iter()
     }
 
@@ -246,9 +242,11 @@ fn read_lines(input: impl BufRead + Send + 'static, interrupt: Arc<AtomicBool>) 
     let pending = Arc::new(AtomicUsize::new(0));
     let (pending_in, interrupt_in) = (pending.clone(), interrupt.clone());
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let fatal = matches!(&line, Err(e) if e.kind() != std::io::ErrorKind::InvalidData);
-            let interrupts = line.as_ref().is_ok_and(|l| {
+        let mut input = input;
+        loop {
+            let line = read_line(&mut input, MAX_LINE);
+            let fatal = matches!(line, Line::End | Line::Unfinished(_));
+            let interrupts = matches!(&line, Line::Text(l) | Line::Unfinished(l) if {
                 let command = l.split_whitespace().next().unwrap_or("");
                 command == "ping" || command == "quit"
             });
@@ -393,5 +391,11 @@ mod tests {
         assert_eq!(lines.len(), 6, "{out}");
         assert!(lines[..5].iter().all(|l| l.starts_with("ERROR")), "{out}");
         assert_eq!(lines[5], "pong 1");
+    }
+
+    #[test]
+    fn an_oversized_line_is_skipped_and_reported() {
+        let out = talk(&format!("ping 1\n{}\nping 2\n", "x".repeat(3 * MAX_LINE)));
+        assert_eq!(out, format!("pong 1\nERROR line too long ({} bytes, at most {MAX_LINE})\npong 2\n", 3 * MAX_LINE));
     }
 }

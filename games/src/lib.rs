@@ -8,6 +8,7 @@ pub mod engine;
 pub mod files;
 pub mod ggf;
 pub mod gomoku;
+pub mod lines;
 pub mod othello;
 pub mod registry;
 pub mod session;

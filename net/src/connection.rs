@@ -2,12 +2,14 @@
 //! a writer thread, each through a bounded queue, so that sending never blocks the caller, a peer that stops
 //! reading is dropped instead of stalling us, and one that floods us is cut off instead of filling our memory.
 
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::time::{Duration, Instant};
+
+use tabula_games::lines::{self, Line};
 
 use crate::protocol::{MAX_LINE, Message};
 
@@ -173,37 +175,12 @@ impl FloodGuard {
     }
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes; a longer one is skipped to its end without being kept.
+/// Reads one line of at most [`MAX_LINE`] bytes; a cut last line is dropped with the connection.
 fn read_line(reader: &mut impl BufRead) -> Incoming {
-    let mut buffer = Vec::new();
-    match reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buffer) {
-        Ok(0) | Err(_) => return Incoming::Closed,
-        Ok(_) => {}
-    }
-    if buffer.last() == Some(&b'\n') {
-        buffer.pop();
-        if buffer.last() == Some(&b'\r') {
-            buffer.pop();
-        }
-        return Incoming::Line(String::from_utf8_lossy(&buffer).into_owned());
-    }
-    if buffer.len() <= MAX_LINE {
-        // The stream ended in the middle of a line.
-        return Incoming::Closed;
-    }
-    let mut skipped = buffer.len();
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok([]) | Err(_) => return Incoming::Closed,
-            Ok(chunk) => chunk,
-        };
-        if let Some(end) = chunk.iter().position(|&b| b == b'\n') {
-            reader.consume(end + 1);
-            return Incoming::TooLong(skipped + end);
-        }
-        let n = chunk.len();
-        skipped += n;
-        reader.consume(n);
+    match lines::read_line(reader, MAX_LINE) {
+        Line::Text(text) => Incoming::Line(text),
+        Line::TooLong(n) => Incoming::TooLong(n),
+        Line::Unfinished(_) | Line::End => Incoming::Closed,
     }
 }
 

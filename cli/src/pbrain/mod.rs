@@ -17,6 +17,7 @@ use std::time::Duration;
 use tabula_core::{Game, Level, Player};
 use tabula_games::engine::TABLE_MEGABYTES;
 use tabula_games::gomoku::{Gomoku, GomokuState, WinRule};
+use tabula_games::lines::{Line, read_line};
 use tabula_games::{BoardGame, Cell, Engine};
 
 use protocol::{Command, MAX_LINE, Point, ProtocolError};
@@ -25,6 +26,7 @@ use protocol::{Command, MAX_LINE, Point, ProtocolError};
 /// there is none; the engine back unless the search panicked), or a table built off the clock.
 enum Event {
     Line(String),
+    TooLong(usize),
     Eof,
     Thought(Result<Option<Point>, String>, Option<Box<Engine<Gomoku>>>),
     Table(u64, Box<Engine<Gomoku>>),
@@ -307,6 +309,15 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                 }
             }
             Event::Table(..) => {}
+            Event::TooLong(n) => {
+                let error = format!("line too long ({n} bytes, at most {MAX_LINE})");
+                match &mut brain.board_block {
+                    Some(block) if thinking.is_none() && pending.is_empty() => {
+                        block.error.get_or_insert(error);
+                    }
+                    _ => say(&format!("ERROR {error}"))?,
+                }
+            }
             Event::Line(line) if thinking.is_some() => match while_thinking(&mut brain, &line, &events) {
                 Busy::Answer(text) => say(&text)?,
                 Busy::Queue if pending.len() < QUEUE_LIMIT => pending.push_back(line),
@@ -494,46 +505,33 @@ fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
     Reply::Thinking(stop)
 }
 
-/// Reads lines on a thread of their own; oversized lines are cut and reported, never buffered without end.
+/// Reads lines on a thread of their own; an oversized line is skipped and reported, never buffered whole.
 fn spawn_reader(mut input: impl BufRead + Send + 'static, events: Sender<Event>) {
     std::thread::spawn(move || {
-        let mut buffer = Vec::new();
         loop {
-            buffer.clear();
-            let mut limited = std::io::Read::take(&mut input, MAX_LINE as u64 + 1);
-            match limited.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => {
+            let line = match read_line(&mut input, MAX_LINE) {
+                Line::Text(text) => text,
+                Line::TooLong(n) => {
+                    if events.send(Event::TooLong(n)).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                Line::Unfinished(text) => {
+                    let _ = events.send(Event::Line(text));
                     let _ = events.send(Event::Eof);
                     return;
                 }
-                Ok(_) => {}
-            }
-            if buffer.len() > MAX_LINE && buffer.last() != Some(&b'\n') && skip_line(&mut input).is_err() {
-                let _ = events.send(Event::Eof);
-                return;
-            }
-            let line = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
+                Line::End => {
+                    let _ = events.send(Event::Eof);
+                    return;
+                }
+            };
             if events.send(Event::Line(line)).is_err() {
                 return;
             }
         }
     });
-}
-
-/// Discards input up to and including the next newline without holding it in memory.
-fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(());
-        }
-        if let Some(end) = chunk.iter().position(|&b| b == b'\n') {
-            input.consume(end + 1);
-            return Ok(());
-        }
-        let n = chunk.len();
-        input.consume(n);
-    }
 }
 
 #[cfg(test)]
