@@ -59,9 +59,8 @@ pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
         }
         let name = &text[name_start..pos];
         let value_start = pos + 1;
-        let value_end =
-            text[value_start..].find(']').map(|i| value_start + i).ok_or_else(|| error(pos, "unclosed '['"))?;
-        let value = text[value_start..value_end].trim();
+        let (value_end, value) = property_value(text, value_start).ok_or_else(|| error(pos, "unclosed '['"))?;
+        let value = value.trim();
         match name {
             "BO" => board = Some(parse_board(value, value_start)?),
             "B" | "W" => {
@@ -79,6 +78,26 @@ pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
     }
     let (size, board, black_to_move) = board.ok_or_else(|| error(start, "the game has no board (BO[...])"))?;
     Ok(GgfGame { size, board, black_to_move, moves, players })
+}
+
+/// The value that starts at `start` (just after its `[`): where its closing `]` is, and the text with the escapes
+/// `\]` and `\\` undone.
+fn property_value(text: &str, start: usize) -> Option<(usize, String)> {
+    let mut value = String::new();
+    let mut chars = text[start..].char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            ']' => return Some((start + i, value)),
+            '\\' => value.push(chars.next()?.1),
+            other => value.push(other),
+        }
+    }
+    None
+}
+
+/// A name made safe inside `[...]`: `]` and `\` are escaped with a backslash.
+fn escaped(text: &str) -> String {
+    text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 fn parse_board(value: &str, offset: usize) -> Result<(usize, String, bool), GgfError> {
@@ -120,7 +139,7 @@ pub fn format(game: &GgfGame) -> String {
     let mut out = format!("(;GM[Othello]TY[{}]", game.size);
     for (tag, name) in ["PB", "PW"].iter().zip(&game.players) {
         if let Some(name) = name {
-            let _ = write!(out, "{tag}[{name}]");
+            let _ = write!(out, "{tag}[{}]", escaped(name));
         }
     }
     let _ = write!(out, "BO[{} {} {}]", game.size, game.board, if game.black_to_move { '*' } else { 'O' });
@@ -150,6 +169,16 @@ mod tests {
         assert_eq!(g.moves, ["f5", "d6", "pass"]);
         assert_eq!(g.players, [Some("me".into()), Some("you".into())]);
         assert_eq!(parse(&format(&g)).expect("round trip"), g);
+    }
+
+    #[test]
+    fn names_with_brackets_and_backslashes_round_trip_without_adding_moves() {
+        let mut g = parse(&format!("(;GM[Othello]BO[8 {START} *]B[f5];)")).expect("valid");
+        g.players = [Some("X]B[f5]C[".into()), Some("back\\slash\\".into())];
+        let text = format(&g);
+        let again = parse(&text).expect("round trip");
+        assert_eq!(again.moves, ["f5"], "{text}");
+        assert_eq!(again, g);
     }
 
     #[test]
