@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use tabula_games::gomoku::WinRule;
+use tabula_games::gomoku::psq;
 use tabula_games::registry::{GameKind, MatchSpec};
 use tabula_games::{Cell, Match, ggf};
 
@@ -72,19 +74,20 @@ pub fn export(format: Format, setup: &GameSetup, game: &dyn Match) -> Result<Str
             Ok(ggf::format(&ggf::GgfGame { size: w, board, black_to_move: true, moves, players }))
         }
         Format::Psq => {
-            let mut out = format!("Piskvorky {w}x{w}, 11:11, 0\n");
-            for ply in 1..=game.ply() {
-                if let Some(cell) = game.snapshot(ply).last_move.and_then(|m| m.placed) {
-                    out.push_str(&format!("{},{},0\n", cell.x + 1, cell.y + 1));
-                }
-            }
-            out.push_str("-1\n");
-            Ok(out)
+            let rule = WinRule::from_id(&setup.spec.rule_set)
+                .ok_or_else(|| format!("a .psq file cannot say the rule set `{}`", setup.spec.rule_set))?;
+            let moves = (1..=game.ply())
+                .filter_map(|ply| game.snapshot(ply).last_move.and_then(|m| m.placed))
+                .map(|cell| (cell.x, cell.y))
+                .collect();
+            let players = setup.seats.clone().map(|s| Some(s.describe()));
+            Ok(psq::format(&psq::PsqGame { size: w, rule, moves, players }))
         }
     }
 }
 
-/// Reads a file's text in `format` into a game between two humans; `source` names the file in errors.
+/// Reads a file's text in `format` into a game; `source` names the file in errors. The players are those the file
+/// names as Tabula writes them ("Human", "Computer (Hard)"), humans otherwise.
 pub fn import(
     format: Format,
     text: &str,
@@ -93,6 +96,10 @@ pub fn import(
 ) -> Result<(GameSetup, Box<dyn Match>), String> {
     let fail = |message: String| format!("{source}: {message}");
     let humans = |spec: MatchSpec| GameSetup { spec, seats: [Seat::Human, Seat::Human] };
+    let seated = |spec: MatchSpec, players: &[Option<String>; 2]| GameSetup {
+        spec,
+        seats: players.clone().map(|p| p.and_then(|p| Seat::from_description(&p)).unwrap_or(Seat::Human)),
+    };
     match format {
         Format::Tabula => SavedGame::parse(text, source, factory).map(|(saved, game)| (saved.setup, game)),
         Format::Transcript => {
@@ -114,29 +121,18 @@ pub fn import(
                 let mv = if mv.eq_ignore_ascii_case("pa") { "pass" } else { mv.as_str() };
                 game.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
             }
-            Ok((humans(spec), game))
+            Ok((seated(spec, &record.players), game))
         }
         Format::Psq => {
-            let mut lines = text.lines();
-            let header = lines.next().unwrap_or_default();
-            let size = header
-                .trim()
-                .strip_prefix("Piskvorky")
-                .and_then(|rest| rest.trim().split(['x', 'X', ',']).next())
-                .and_then(|n| n.trim().parse::<usize>().ok())
-                .ok_or_else(|| fail(format!("line 1: expected a `Piskvorky 15x15, ...` header, found `{header}`")))?;
-            let spec = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: Some(size) };
+            let record = psq::parse(text).map_err(|e| fail(e.to_string()))?;
+            let spec =
+                MatchSpec { game: GameKind::Gomoku, rule_set: record.rule.id().into(), board_size: Some(record.size) };
             let mut game = factory(&spec).map_err(fail)?;
-            for (n, line) in lines.enumerate() {
-                let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
-                let coords = match fields.as_slice() {
-                    [x, y, ..] => x.parse::<usize>().ok().zip(y.parse::<usize>().ok()),
-                    _ => None,
-                };
-                let Some((x, y)) = coords.filter(|&(x, y)| x >= 1 && y >= 1) else { break };
-                game.play_cell(Cell::new(x - 1, y - 1)).map_err(|e| fail(format!("line {}: {e}", n + 2)))?;
+            for (i, &(x, y)) in record.moves.iter().enumerate() {
+                game.play_cell(Cell::new(x, y))
+                    .map_err(|e| fail(format!("move {} ({},{}): {e}", i + 1, x + 1, y + 1)))?;
             }
-            Ok((humans(spec), game))
+            Ok((seated(spec, &record.players), game))
         }
     }
 }
@@ -195,6 +191,8 @@ mod tests {
     use super::*;
     use tabula_games::registry::new_match;
 
+    use crate::setup::LevelChoice;
+
     fn othello(moves: &[&str]) -> (GameSetup, Box<dyn Match>) {
         let spec = othello_spec(8);
         let mut game = new_match(&spec).expect("othello");
@@ -224,6 +222,10 @@ mod tests {
         assert!(text.starts_with("(;GM[Othello]"), "{text}");
         let (_, back) = import(Format::Ggf, &text, "g.ggf", new_match).expect("import");
         assert_eq!(back.move_list(), game.move_list());
+        let seats = [Seat::Computer(LevelChoice::Custom(5)), Seat::Human];
+        let text = export(Format::Ggf, &GameSetup { seats: seats.clone(), ..setup }, game.as_ref()).expect("export");
+        let (back, _) = import(Format::Ggf, &text, "g.ggf", new_match).expect("import");
+        assert_eq!(back.seats, seats, "the players come back");
     }
 
     #[test]
@@ -249,6 +251,15 @@ mod tests {
         assert!(text.starts_with("Piskvorky 15x15") && text.contains("1,15,0") && text.ends_with("-1\n"), "{text}");
         let (_, back) = import(Format::Psq, &text, "p.psq", new_match).expect("import");
         assert_eq!(back.move_list(), game.move_list());
+        let renju = MatchSpec { game: GameKind::Gomoku, rule_set: "renju".into(), board_size: Some(15) };
+        let seats = [Seat::Human, Seat::Computer(LevelChoice::Named("Hard".into()))];
+        let setup = GameSetup { spec: renju, seats };
+        let text = export(Format::Psq, &setup, new_match(&setup.spec).expect("renju").as_ref()).expect("export");
+        let (back, _) = import(Format::Psq, &text, "p.psq", new_match).expect("import");
+        assert_eq!(back, setup, "the rule set and the players come back");
+        let broken = "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,x,0\n10,10,0\n-1\n";
+        let err = import(Format::Psq, broken, "p.psq", new_match).err().expect("a bad line in the middle");
+        assert!(err.contains("line 3"), "{err}");
         assert!(export(Format::Ggf, &setup, game.as_ref()).is_err(), "GGF holds Othello games");
     }
 }

@@ -70,6 +70,17 @@ impl Seat {
             Seat::Computer(level) => format!("Computer ({level})"),
         }
     }
+
+    /// The seat a [`Seat::describe`] text names, as files written by Tabula give it; `None` for anything else.
+    #[must_use]
+    pub fn from_description(text: &str) -> Option<Seat> {
+        if text == "Human" {
+            return Some(Seat::Human);
+        }
+        let level = text.strip_prefix("Computer (")?.strip_suffix(')')?;
+        let custom = level.strip_prefix("Custom (depth ").and_then(|d| d.strip_suffix(')')?.parse().ok());
+        Some(Seat::Computer(custom.map_or_else(|| LevelChoice::Named(level.to_string()), LevelChoice::Custom)))
+    }
 }
 
 /// Everything needed to start a game.

@@ -92,19 +92,6 @@ fn table_megabytes(max_memory: u64) -> usize {
     if max_memory == 0 { TABLE_MEGABYTES } else { (max_memory / 2 / (1 << 20)).min(1024) as usize }
 }
 
-/// The win rule of an `INFO rule` bitmask: 1 exact five, 4 Renju, 8 Caro; 2 (continuous game) is ignored.
-fn win_rule(mask: u32) -> WinRule {
-    if mask & 8 != 0 {
-        WinRule::Caro
-    } else if mask & 4 != 0 {
-        WinRule::Renju
-    } else if mask & 1 != 0 {
-        WinRule::ExactFive
-    } else {
-        WinRule::Freestyle
-    }
-}
-
 impl Brain {
     fn new() -> Brain {
         Brain {
@@ -192,7 +179,7 @@ impl Brain {
             }),
             "rule" => number().and_then(|v| {
                 let mask = u32::try_from(v).map_err(|_| format!("ERROR INFO rule {v} is not a rule"))?;
-                let rule = win_rule(mask);
+                let rule = WinRule::from_gomocup(mask);
                 if rule != self.win {
                     self.win = rule;
                     if self.size > 0 {

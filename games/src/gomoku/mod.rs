@@ -10,6 +10,7 @@ pub mod datasets;
 pub mod eval;
 pub mod notation;
 pub mod patterns;
+pub mod psq;
 pub mod renju;
 pub mod rules;
 pub mod threats;

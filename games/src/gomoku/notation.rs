@@ -1,5 +1,6 @@
 //! Gomoku notation: points as `h8` (columns `a`, `b`, ... from the left, rows 1, 2, ... from the bottom, the Renju
-//! convention), move lists, and Piskvork `.psq` game files. Errors say where in the text they happened.
+//! convention) and move lists (Piskvork's `.psq` files are in [`super::psq`]). Errors say where in the text they
+//! happened.
 
 use std::fmt;
 
@@ -99,66 +100,6 @@ pub fn format_moves(game: &Gomoku, moves: &[Move]) -> String {
     moves.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(" ")
 }
 
-/// A game in Piskvork's `.psq` format: a header with the board size, one `x,y,time` line per move (1-based, `y`
-/// from the top) and a closing `-1`.
-#[must_use]
-pub fn export_psq(game: &Gomoku, moves: &[Move]) -> String {
-    let size = game.size();
-    let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
-    for &mv in moves {
-        let (x, y) = game.xy(mv);
-        out.push_str(&format!("{},{},0\n", x + 1, y + 1));
-    }
-    out.push_str("-1\n");
-    out
-}
-
-/// Reads a Piskvork `.psq` game: checks the header's board size against `game`, then plays the move lines up to
-/// the first line that is not a move (`-1`, engine names).
-pub fn import_psq(game: &Gomoku, text: &str) -> Result<(Vec<Move>, GomokuState), NotationError> {
-    let mut lines = text.lines().enumerate();
-    let Some((_, header)) = lines.next() else {
-        return Err(NotationError::at(1, 1, "empty file: expected a `Piskvorky NxN, ...` header"));
-    };
-    let Some(rest) = header.trim().strip_prefix("Piskvorky") else {
-        return Err(NotationError::at(1, 1, "expected the header to start with `Piskvorky`"));
-    };
-    let dims = rest.trim().split(',').next().unwrap_or("").trim();
-    let column = header.find(dims).map_or(1, |c| c + 1);
-    let size = dims
-        .split_once(['x', 'X'])
-        .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
-        .ok_or_else(|| NotationError::at(1, column, format!("expected a board size like 15x15, found `{dims}`")))?;
-    if size != (game.size(), game.size()) {
-        return Err(NotationError::at(
-            1,
-            column,
-            format!("the file is for a {}x{} board, the game is {}x{}", size.0, size.1, game.size(), game.size()),
-        ));
-    }
-    let mut state = game.initial_state();
-    let mut moves = Vec::new();
-    for (i, line) in lines {
-        let line = line.trim();
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let numbers: Option<Vec<i64>> = fields.iter().map(|f| f.parse().ok()).collect();
-        let Some(numbers) = numbers.filter(|n| n.len() >= 2 && n.len() <= 3) else {
-            break;
-        };
-        let (x, y) = (numbers[0], numbers[1]);
-        let in_range = |v: i64| v >= 1 && v as usize <= game.size();
-        if !in_range(x) || !in_range(y) {
-            return Err(NotationError::at(i + 1, 1, format!("point {x},{y} is off the board (1 to {})", game.size())));
-        }
-        let cell = Cell::new(x as usize - 1, y as usize - 1);
-        let mv = crate::board::BoardGame::move_at(game, &state, cell)
-            .map_err(|why| NotationError::at(i + 1, 1, format!("move {x},{y} is not legal: {why}")))?;
-        game.make(&mut state, mv);
-        moves.push(mv);
-    }
-    Ok((moves, state))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,21 +128,5 @@ mod tests {
         assert!(err.message.contains("occupied"), "{err}");
         let err = parse_moves(&game, "h8 z9").expect_err("off board");
         assert_eq!((err.line, err.column), (1, 4));
-    }
-
-    #[test]
-    fn psq_round_trip_and_errors() {
-        let game = Gomoku::new(15, WinRule::ExactFive).expect("rules");
-        let (moves, _) = parse_moves(&game, "h8 i9 j10").expect("valid");
-        let text = export_psq(&game, &moves);
-        assert!(text.starts_with("Piskvorky 15x15"));
-        let (back, _) = import_psq(&game, &format!("{text}pbrain-engine.exe\n")).expect("valid psq");
-        assert_eq!(back, moves);
-        assert_eq!(import_psq(&game, "Piskvorky 20x20, 11:11, 0\n").map_err(|e| e.line), Err(1));
-        let err = import_psq(&game, "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n-1\n").expect_err("occupied");
-        assert_eq!(err.line, 3);
-        let err = import_psq(&game, "Piskvorky 15x15, 11:11, 0\n8,99,0\n").expect_err("off board");
-        assert_eq!(err.line, 2);
-        assert!(import_psq(&game, "Gomoku\n").is_err());
     }
 }

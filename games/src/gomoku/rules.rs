@@ -37,6 +37,32 @@ impl WinRule {
         }
     }
 
+    /// The win rule of a Gomocup `INFO rule` bitmask (also the last number of a `.psq` header as Tabula writes it):
+    /// 1 exact five, 4 Renju, 8 Caro, otherwise freestyle; 2 (continuous game) is ignored.
+    #[must_use]
+    pub fn from_gomocup(mask: u32) -> WinRule {
+        if mask & 8 != 0 {
+            WinRule::Caro
+        } else if mask & 4 != 0 {
+            WinRule::Renju
+        } else if mask & 1 != 0 {
+            WinRule::ExactFive
+        } else {
+            WinRule::Freestyle
+        }
+    }
+
+    /// This rule's Gomocup bitmask, the inverse of [`WinRule::from_gomocup`].
+    #[must_use]
+    pub fn gomocup(self) -> u32 {
+        match self {
+            WinRule::Freestyle => 0,
+            WinRule::ExactFive => 1,
+            WinRule::Renju => 4,
+            WinRule::Caro => 8,
+        }
+    }
+
     /// The name shown to players.
     #[must_use]
     pub fn name(self) -> &'static str {
