@@ -90,7 +90,7 @@ pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Elem
         form.game.rule_sets().iter().map(|r| (r.id.to_string(), r.name.to_string())).collect();
     let sizes = form.game.board_sizes(&form.rule_set);
     let colours: Vec<(Player, String)> = Player::BOTH.iter().map(|&p| (p, colour_name(p).to_string())).collect();
-    let reaches = [(Reach::ThisComputer, "This computer".to_string()), (Reach::Network, "The network".to_string())];
+    let reaches = [(Reach::ThisComputer, "This computer".to_string()), (Reach::Network, "Network".to_string())];
     let addresses = forms
         .addresses
         .iter()
