@@ -53,8 +53,10 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     let clock = Instant::now();
     let labels = Labels { exact_empties: args.exact_empties, theoretical: true };
     let years: Vec<String> = args.hold_out.iter().map(u32::to_string).collect();
-    let cached =
-        args.cache.as_ref().map(|dir| dir.join(format!("e{}-h{}.samples", args.exact_empties, years.join("-"))));
+    let cached = args
+        .cache
+        .as_ref()
+        .map(|dir| dir.join(format!("e{}-h{}-{LABELS_VERSION}.samples", args.exact_empties, years.join("-"))));
     let (train, held) = match cached.as_deref().filter(|p| p.exists()) {
         Some(path) => {
             say!("labelled positions from {}", path.display());
@@ -153,6 +155,9 @@ fn progress(total: u64, what: &str) -> ProgressBar {
     bar.set_message(what.to_string());
     bar
 }
+
+/// Names the labelling rules in cache file names, so a cache from older rules is never read as current.
+const LABELS_VERSION: &str = "l2";
 
 /// Bytes per cached sample: both bitboards and the label.
 const SAMPLE_BYTES: usize = 17;

@@ -152,20 +152,23 @@ fn renju_black_never_blocks_on_a_forbidden_point() {
     let refusal = game.move_at(&state, Cell::new(8, 7)).expect_err("8,7 must be forbidden for Black");
     assert!(refusal.contains("forbidden"), "{refusal}");
 
-    let mut brain = Brain::start();
-    brain.send("INFO rule 4");
-    assert_eq!(brain.ask("START 15"), "OK");
-    brain.send("INFO timeout_turn 300");
-    brain.send("BOARD");
-    for (x, y) in black {
-        brain.send(&format!("{x},{y},1"));
+    // Gomocup's Renju bit, and Yixin-Board's number for Renju.
+    for rule in ["4", "2"] {
+        let mut brain = Brain::start();
+        brain.send(&format!("INFO rule {rule}"));
+        assert_eq!(brain.ask("START 15"), "OK");
+        brain.send("INFO timeout_turn 300");
+        brain.send("BOARD");
+        for (x, y) in black {
+            brain.send(&format!("{x},{y},1"));
+        }
+        for (x, y) in white {
+            brain.send(&format!("{x},{y},2"));
+        }
+        let (x, y) = point(&brain.ask("DONE"));
+        assert_ne!((x, y), (8, 7), "rule {rule}: played the forbidden point");
+        assert!(game.move_at(&state, Cell::new(x, y)).is_ok(), "rule {rule}: {x},{y} is not legal for Black");
     }
-    for (x, y) in white {
-        brain.send(&format!("{x},{y},2"));
-    }
-    let (x, y) = point(&brain.ask("DONE"));
-    assert_ne!((x, y), (8, 7), "played the forbidden point");
-    assert!(game.move_at(&state, Cell::new(x, y)).is_ok(), "{x},{y} is not legal for Black");
 }
 
 #[test]
@@ -272,6 +275,10 @@ fn yxboard_sets_a_position_without_moving() {
     assert!(brain.silent_for(Duration::from_millis(500)), "no move nobody asked for");
     let answer = brain.ask("TURN 8,8");
     assert_ne!(point(&answer), (7, 7), "7,7 holds the stone yxboard gave");
+    brain.send("SWAP2BOARD");
+    brain.send("7,7,1");
+    let refusal = brain.ask("DONE");
+    assert!(refusal.starts_with("ERROR") && refusal.contains("swap2"), "ERROR, not UNKNOWN: {refusal}");
 }
 
 #[test]

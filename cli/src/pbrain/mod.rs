@@ -92,6 +92,17 @@ fn table_megabytes(max_memory: u64) -> usize {
     if max_memory == 0 { TABLE_MEGABYTES } else { (max_memory / 2 / (1 << 20)).min(1024) as usize }
 }
 
+/// The win rule of an `INFO rule` value, as the managers send it: the Gomocup bitmask (1 exact five, 4 Renju,
+/// 8 Caro, 0 freestyle; the continuous-game bit is ignored) except that 2 alone is Renju, as Yixin-Board sends it
+/// and Rapfi reads it. Yixin-Board's 5 and 6 (freestyle with swap openings) are refused: no opening rules yet.
+fn manager_rule(value: u64) -> Result<WinRule, String> {
+    match value {
+        2 => Ok(WinRule::Renju),
+        5 | 6 => Err(format!("ERROR INFO rule {value}: swap openings are not supported")),
+        v => u32::try_from(v).map(WinRule::from_gomocup).map_err(|_| format!("ERROR INFO rule {v} is not a rule")),
+    }
+}
+
 impl Brain {
     fn new() -> Brain {
         Brain {
@@ -178,8 +189,7 @@ impl Brain {
                 }
             }),
             "rule" => number().and_then(|v| {
-                let mask = u32::try_from(v).map_err(|_| format!("ERROR INFO rule {v} is not a rule"))?;
-                let rule = WinRule::from_gomocup(mask);
+                let rule = manager_rule(v)?;
                 if rule != self.win {
                     self.win = rule;
                     if self.size > 0 {
@@ -204,7 +214,7 @@ impl Brain {
             return Err("ERROR no game started (send START first)".into());
         }
         if let Some(error) = block.error {
-            return Err(format!("ERROR the BOARD block was refused and the position kept: {error}"));
+            return Err(format!("ERROR the block was refused and the position kept: {error}"));
         }
         let lines = &block.lines;
         let own = lines.iter().filter(|l| l.1 == 1).count();
@@ -399,6 +409,12 @@ fn handle(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Reply {
             brain.board_block = Some(BoardBlock { lines: Vec::new(), error: None, think });
             return Reply::Silent;
         }
+        Command::Swap2Board => {
+            // Read to its DONE, so that its lines are not taken for commands, and refused there.
+            let error = Some("swap2 openings (SWAP2BOARD) are not supported".to_string());
+            brain.board_block = Some(BoardBlock { lines: Vec::new(), error, think: false });
+            return Reply::Silent;
+        }
         Command::BoardLine(p, f) => {
             if let Some(block) = &mut brain.board_block {
                 if block.lines.len() < BOARD_LINES {
@@ -524,6 +540,19 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static, events: Sender<Event>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_are_read_as_gomocup_managers_and_yixin_board_send_them() {
+        let rule = |v| manager_rule(v).ok();
+        assert_eq!(rule(0), Some(WinRule::Freestyle));
+        assert_eq!(rule(1), Some(WinRule::ExactFive));
+        assert_eq!(rule(2), Some(WinRule::Renju), "Yixin-Board's Renju");
+        assert_eq!(rule(3), Some(WinRule::ExactFive), "exact five, continuous");
+        assert_eq!(rule(4), Some(WinRule::Renju));
+        assert_eq!(rule(8), Some(WinRule::Caro));
+        assert!(manager_rule(6).is_err_and(|e| e.contains("swap")));
+        assert!(manager_rule(1 << 40).is_err());
+    }
 
     #[test]
     fn the_table_takes_half_the_memory_allowed() {

@@ -23,6 +23,8 @@ pub enum Command {
     Board,
     /// `YXBOARD` (Yixin-Board): a position follows as in `BOARD`, but the brain only takes it, without moving.
     YxBoard,
+    /// `SWAP2BOARD`: a swap2 opening position follows as in `BOARD` (refused at its `DONE`: no opening rules yet).
+    Swap2Board,
     /// `X,Y,F` inside a `BOARD` block: F is 1 (own), 2 (opponent) or 3 (ignored).
     BoardLine(Point, u8),
     /// `DONE`: the end of a `BOARD` block; the brain answers.
@@ -99,6 +101,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, ProtocolError> {
         "TURN" => Ok(Command::Turn(point(args, line)?)),
         "BOARD" => Ok(Command::Board),
         "YXBOARD" => Ok(Command::YxBoard),
+        "SWAP2BOARD" => Ok(Command::Swap2Board),
         "DONE" => Ok(Command::Done),
         "TAKEBACK" => Ok(Command::Takeback(point(args, line)?)),
         "ABOUT" => Ok(Command::About),
