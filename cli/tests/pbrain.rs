@@ -366,3 +366,49 @@ fn a_flood_of_commands_during_a_think_is_answered_not_hoarded() {
     }
     assert!(busy > 100, "{busy} commands refused while thinking");
 }
+
+#[test]
+fn yixin_board_extensions() {
+    let mut brain = Brain::start();
+    brain.send("INFO rule 2");
+    assert_eq!(brain.ask("START 15"), "OK");
+    // Black to move with a double three at 8,7 (the forbidden-point test's position, smaller): 6,7 7,7 and 8,6 8,8.
+    brain.send("YXBOARD");
+    for line in ["6,7,1", "7,7,1", "8,6,1", "8,9,1", "0,0,2", "0,2,2", "0,4,2", "0,6,2"] {
+        brain.send(line);
+    }
+    brain.send("DONE");
+    let forbid = brain.ask("YXSHOWFORBID");
+    assert!(forbid.starts_with("FORBID ") && forbid.ends_with('.'), "{forbid}");
+    let points = &forbid["FORBID ".len()..forbid.len() - 1];
+    assert!(points.len().is_multiple_of(4), "{forbid}");
+    assert!(points.as_bytes().chunks(4).any(|p| p == b"0807"), "8,7 is a double three: {forbid}");
+    brain.send("YXHASHCLEAR");
+    let said = brain.lines.recv_timeout(Duration::from_secs(5)).expect("an answer");
+    assert_eq!(said, "MESSAGE the transposition table is cleared");
+
+    // A long think, stopped by yxstop, after MESSAGE lines that show the search.
+    brain.send("INFO timeout_turn 60000");
+    brain.send("INFO max_depth 3");
+    brain.send("BOARD");
+    brain.send("7,7,2");
+    brain.send("DONE");
+    let mut messages = Vec::new();
+    let answer = loop {
+        let line = brain.lines.recv_timeout(Duration::from_secs(10)).expect("an answer within max_depth 3");
+        if !line.starts_with("MESSAGE") {
+            break line;
+        }
+        messages.push(line);
+    };
+    point(&answer);
+    assert!(messages.iter().any(|m| m.starts_with("MESSAGE depth 3 ")), "{messages:?}");
+    assert!(!messages.iter().any(|m| m.starts_with("MESSAGE depth 4 ")), "max_depth 3: {messages:?}");
+    brain.send("INFO max_depth 40");
+    brain.send("TURN 0,14");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    brain.send("YXSTOP");
+    point(&brain.answer());
+    assert!(start.elapsed() < Duration::from_secs(1), "yxstop took {:?}", start.elapsed());
+}

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
-use tabula_core::{Game, Level, Player};
+use tabula_core::{Game, Level, Player, SearchInfo};
 use tabula_games::engine::TABLE_MEGABYTES;
 use tabula_games::gomoku::{Gomoku, GomokuState, WinRule};
 use tabula_games::lines::{Line, read_line};
@@ -27,6 +27,8 @@ use protocol::{Command, MAX_LINE, Point, ProtocolError};
 enum Event {
     Line(String),
     TooLong(usize),
+    /// A search depth finished: a `MESSAGE` line for the manager's log or analysis panel.
+    Progress(String),
     Eof,
     Thought(Result<Option<Point>, String>, Option<Box<Engine<Gomoku>>>),
     Table(u64, Box<Engine<Gomoku>>),
@@ -77,6 +79,8 @@ struct Brain {
     generation: u64,
     /// A table that arrived while the engine was thinking, to use from the next move.
     next_engine: Option<Box<Engine<Gomoku>>>,
+    /// The deepest iteration (`INFO max_depth`, Yixin-Board).
+    max_depth: u32,
 }
 
 /// A `BOARD` or `YXBOARD` block being read: its lines, the first problem with them, and whether to move after.
@@ -116,6 +120,7 @@ impl Brain {
             engine: None,
             generation: 0,
             next_engine: None,
+            max_depth: 40,
         }
     }
 
@@ -171,23 +176,11 @@ impl Brain {
         let result = match key {
             "timeout_turn" => number().map(|v| self.clock.timeout_turn = v),
             "timeout_match" => number().map(|v| self.clock.timeout_match = v),
+            "max_depth" => number().map(|v| self.max_depth = v.clamp(1, u64::from(Level::MAX_DEPTH)) as u32),
             "time_left" => number().map(|v| self.clock.time_left = Some(v)),
-            "max_memory" => number().map(|v| {
-                let megabytes = table_megabytes(v);
-                if megabytes != self.table_megabytes {
-                    self.table_megabytes = megabytes;
-                    self.generation += 1;
-                    if let Some(game) = self.game.clone() {
-                        // Filling a large table takes a while: build it off the clock, keeping the old one
-                        // until it is ready.
-                        let (events, generation) = (events.clone(), self.generation);
-                        std::thread::spawn(move || {
-                            let _ =
-                                events.send(Event::Table(generation, Box::new(Engine::with_table(game, megabytes))));
-                        });
-                    }
-                }
-            }),
+            "max_memory" => number().map(|v| self.resize_table(table_megabytes(v), events)),
+            // Yixin-Board gives the table's own size, in kilobytes.
+            "hash_size" => number().map(|kb| self.resize_table((kb / 1024).min(1024) as usize, events)),
             "rule" => number().and_then(|v| {
                 let rule = manager_rule(v)?;
                 if rule != self.win {
@@ -239,12 +232,49 @@ impl Brain {
         Ok(())
     }
 
+    /// Uses a table of `megabytes` from now on. Filling a large table takes a while: it is built off the clock,
+    /// and the old one serves until it is ready.
+    fn resize_table(&mut self, megabytes: usize, events: &Sender<Event>) {
+        if megabytes == self.table_megabytes {
+            return;
+        }
+        self.table_megabytes = megabytes;
+        self.generation += 1;
+        if let Some(game) = self.game.clone() {
+            let (events, generation) = (events.clone(), self.generation);
+            std::thread::spawn(move || {
+                let _ = events.send(Event::Table(generation, Box::new(Engine::with_table(game, megabytes))));
+            });
+        }
+    }
+
+    /// `YXSHOWFORBID`'s answer: `FORBID`, then `xxyy` for each point Black may not play, then a dot (nothing when
+    /// White is to move or the rule has no forbidden points).
+    fn forbidden_points(&self) -> String {
+        let mut line = String::from("FORBID ");
+        if let (Some(game), Some(state)) = (&self.game, &self.state) {
+            let (w, h) = game.board_size();
+            for y in 0..h {
+                for x in 0..w {
+                    let cell = Cell::new(x, y);
+                    if game.stone(state, cell).is_none()
+                        && game.move_at(state, cell).is_err_and(|why| why.starts_with("forbidden"))
+                    {
+                        line.push_str(&format!("{x:02}{y:02}"));
+                    }
+                }
+            }
+        }
+        line.push('.');
+        line
+    }
+
     /// The level the brain plays at: the hardest configured level's knowledge, within the clock.
     fn level(&self) -> Level {
         let stones = self.state.as_ref().map_or(0, |s| s.stones());
         Level {
             name: "pbrain".into(),
-            depth: 40,
+            depth: self.max_depth,
             time_ms: Some(self.clock.budget(stones).as_millis() as u64),
             randomness: 0,
             exact_empties: None,
@@ -306,6 +336,7 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                 }
             }
             Event::Table(..) => {}
+            Event::Progress(text) => say(&format!("MESSAGE {text}"))?,
             Event::TooLong(n) => {
                 let error = format!("line too long ({n} bytes, at most {MAX_LINE})");
                 match &mut brain.board_block {
@@ -326,6 +357,11 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                     return Ok(());
                 }
                 Busy::Silent => {}
+                Busy::Stop => {
+                    if let Some(stop) = &thinking {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
             },
             Event::Line(line) => match handle(&mut brain, &line, &events) {
                 Reply::Text(text) => say(&text)?,
@@ -347,12 +383,16 @@ enum Busy {
     Silent,
     /// `END`: stop and quit.
     Quit,
+    /// `YXSTOP`: stop and play.
+    Stop,
 }
 
 fn while_thinking(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Busy {
     match protocol::parse(line, false) {
         Ok(Command::End) => Busy::Quit,
         Ok(Command::About) => Busy::Answer(about()),
+        Ok(Command::YxStop) => Busy::Stop,
+        Ok(Command::YxShowForbid) => Busy::Answer(brain.forbidden_points()),
         Ok(Command::Info(key, value)) if key != "rule" => {
             brain.info(&key, &value, events).map_or(Busy::Silent, Busy::Answer)
         }
@@ -438,6 +478,14 @@ fn handle(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Reply {
         Command::Info(key, value) => return brain.info(&key, &value, events).map_or(Reply::Silent, Reply::Text),
         Command::Takeback(p) => takeback(brain, p).map(|()| Some("OK".into())),
         Command::About => Ok(Some(about())),
+        Command::YxStop => return Reply::Silent,
+        Command::YxShowForbid => Ok(Some(brain.forbidden_points())),
+        Command::YxHashClear => {
+            if let Some(engine) = &mut brain.engine {
+                engine.clear();
+            }
+            Ok(Some("MESSAGE the transposition table is cleared".into()))
+        }
         Command::End => return Reply::Quit,
     };
     match result {
@@ -495,7 +543,10 @@ fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
     std::thread::spawn(move || {
         let seed = game.hash(&state);
         let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine.think(&state, &level, seed, Some(flag), &mut |_| {})
+            let progress = events.clone();
+            engine.think(&state, &level, seed, Some(flag), &mut |info| {
+                let _ = progress.send(Event::Progress(describe_depth(&game, info)));
+            })
         }));
         let (answer, engine) = match searched {
             Ok(result) => (Ok(result.best_move.and_then(|mv| game.cell_of(mv)).map(|c| (c.x, c.y))), Some(engine)),
@@ -506,6 +557,20 @@ fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
         let _ = events.send(Event::Thought(answer, engine));
     });
     Reply::Thinking(stop)
+}
+
+/// A finished depth as Yixin-Board's analysis panel and the managers' logs show it.
+fn describe_depth(game: &Gomoku, info: &SearchInfo<tabula_games::gomoku::Move>) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|&m| game.format_move(m)).collect();
+    format!(
+        "depth {} ev {} n {} n/ms {} tm {} pv {}",
+        info.depth,
+        info.score,
+        info.nodes,
+        info.nps / 1000,
+        info.elapsed.as_millis(),
+        pv.join(" ")
+    )
 }
 
 /// Reads lines on a thread of their own; an oversized line is skipped and reported, never buffered whole.

@@ -23,6 +23,12 @@ pub enum Command {
     Board,
     /// `YXBOARD` (Yixin-Board): a position follows as in `BOARD`, but the brain only takes it, without moving.
     YxBoard,
+    /// `YXSTOP` (Yixin-Board): stop thinking and play the best move found so far.
+    YxStop,
+    /// `YXHASHCLEAR` (Yixin-Board): forget what earlier searches learned.
+    YxHashClear,
+    /// `YXSHOWFORBID` (Yixin-Board): list the points forbidden to Black under Renju.
+    YxShowForbid,
     /// `SWAP2BOARD`: a swap2 opening position follows as in `BOARD` (refused at its `DONE`: no opening rules yet).
     Swap2Board,
     /// `X,Y,F` inside a `BOARD` block: F is 1 (own), 2 (opponent) or 3 (ignored).
@@ -102,6 +108,9 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, ProtocolError> {
         "BOARD" => Ok(Command::Board),
         "YXBOARD" => Ok(Command::YxBoard),
         "SWAP2BOARD" => Ok(Command::Swap2Board),
+        "YXSTOP" => Ok(Command::YxStop),
+        "YXHASHCLEAR" => Ok(Command::YxHashClear),
+        "YXSHOWFORBID" => Ok(Command::YxShowForbid),
         "DONE" => Ok(Command::Done),
         "TAKEBACK" => Ok(Command::Takeback(point(args, line)?)),
         "ABOUT" => Ok(Command::About),
