@@ -142,7 +142,7 @@ impl Session {
         Ok(Some((mv, self.nboard_eval(result.score, exact), started.elapsed().as_secs_f64())))
     }
 
-    /// The `n` best moves, each searched one ply shallower after it is played.
+    /// The `n` best moves, each searched one ply shallower after it is played, with its principal variation.
     fn hints(&mut self, n: usize, out: &mut impl Write) -> std::io::Result<()> {
         let mut moves = Vec::new();
         self.game.legal_moves(&self.position, &mut moves);
@@ -156,26 +156,29 @@ impl Session {
             }
             let mut child = self.position.clone();
             self.game.make(&mut child, mv);
-            let value = match self.game.outcome(&child) {
+            let (value, line) = match self.game.outcome(&child) {
                 Some(o) => {
                     let margin = o.signed_margin(self.game.side_to_move(&self.position));
-                    if exact { margin } else { margin.signum() * score::MATE_BOUND }
+                    (if exact { margin } else { margin.signum() * score::MATE_BOUND }, Vec::new())
                 }
                 None => {
                     let result = self.engine.think(&child, &level, 0, Some(self.interrupt.clone()), &mut |_| {});
                     if result.stopped && result.depth == 0 {
                         break;
                     }
-                    -result.score
+                    (-result.score, result.pv)
                 }
             };
-            scored.push((mv, value));
+            scored.push((mv, value, line));
         }
         scored.sort_by_key(|s| std::cmp::Reverse(s.1));
         let depth = if exact { "100%".to_string() } else { self.level().depth.to_string() };
-        for (mv, value) in scored.into_iter().take(n.max(1)) {
-            let name = othello::notation::format_move(self.game.size(), mv);
-            writeln!(out, "search {} {:.2} 0 {depth}", nboard_move(&name), self.nboard_eval(value, exact))?;
+        for (mv, value, line) in scored.into_iter().take(n.max(1)) {
+            let pv: String = std::iter::once(mv)
+                .chain(line)
+                .map(|m| nboard_move(&othello::notation::format_move(self.game.size(), m)))
+                .collect();
+            writeln!(out, "search {pv} {:.2} 0 {depth}", self.nboard_eval(value, exact))?;
         }
         Ok(())
     }

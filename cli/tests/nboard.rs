@@ -88,8 +88,18 @@ fn session_with_a_ggf_game_with_a_pass_hint_and_move() {
     let hints: Vec<&String> = out.iter().filter(|l| l.starts_with("search ")).collect();
     assert_eq!(hints.len(), legal.len().min(3), "{out:?}");
     for h in &hints {
-        let mv = h.split_whitespace().nth(1).expect("move");
+        // The principal variation: the hinted move first, then the replies, replayed legally.
+        let pv = h.split_whitespace().nth(1).expect("move");
+        let mv = &pv[..2];
         assert!(legal.iter().any(|l| l == mv), "hint {mv} is not legal: {legal:?}");
+        assert!(pv.len() >= 6 && pv.len().is_multiple_of(2), "depth 4 hints show their line: {h}");
+        let mut line = state.clone();
+        for square in pv.as_bytes().chunks(2).map(|c| std::str::from_utf8(c).expect("ascii")) {
+            let played = if square == "PA" { "pass" } else { square };
+            let m = othello::notation::parse_square(8, played).unwrap_or_else(|e| panic!("{h}: {e}"));
+            assert!(game.is_legal(&line, m), "{h}: {square} is not legal there");
+            game.make(&mut line, m);
+        }
     }
     let pong1 = out.iter().position(|l| l == "pong 1").expect("pong 1");
     let answer = out.iter().position(|l| l.starts_with("=== ")).expect("a move");
