@@ -12,10 +12,13 @@ use crate::board::BoardGame;
 /// Memory for the transposition table of one engine.
 pub const TABLE_MEGABYTES: usize = 32;
 
-/// A computer player for one game, keeping its transposition table between moves.
+/// A computer player for one game, keeping its transposition table (and the endgame evaluator's own tables)
+/// between moves.
 pub struct Engine<G: BoardGame> {
     game: G,
     searcher: Searcher<G>,
+    /// The evaluator for exact solves, made at the first solve and kept: building it can mean filling a table.
+    exact: Option<G::Eval>,
 }
 
 impl<G: BoardGame> Engine<G> {
@@ -29,7 +32,7 @@ impl<G: BoardGame> Engine<G> {
     #[must_use]
     pub fn with_table(game: G, megabytes: usize) -> Self {
         let searcher = Searcher::new(&game, megabytes);
-        Engine { game, searcher }
+        Engine { game, searcher, exact: None }
     }
 
     /// The rules this engine plays.
@@ -40,6 +43,7 @@ impl<G: BoardGame> Engine<G> {
     /// Forgets what earlier searches learned (at a new game).
     pub fn clear(&mut self) {
         self.searcher.clear();
+        self.exact = None;
     }
 
     /// Chooses a move for the side to move at `level`. The search ends at the level's limits or when `stop` is
@@ -67,8 +71,8 @@ impl<G: BoardGame> Engine<G> {
         }
         let exact_limits = Limits { depth: None, ..limits.clone() };
         let exact_options = SearchOptions { exact: true, randomness: 0, aspiration: None, ..options.clone() };
-        let eval = self.game.evaluator(true);
-        let solved = self.searcher.search(&self.game, &eval, state, &exact_limits, &exact_options, on_info);
+        let eval = self.exact.get_or_insert_with(|| self.game.evaluator(true));
+        let solved = self.searcher.search(&self.game, eval, state, &exact_limits, &exact_options, on_info);
         if solved.depth > 0 {
             return solved;
         }
