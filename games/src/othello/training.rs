@@ -1,9 +1,10 @@
 //! Fitting the pattern weights ([`super::weights`]) to real games.
 //!
 //! Every position before a move of a game becomes a sample, labelled with the game's final margin from the side
-//! to move's view (empties to the winner). Labels are made exact where that is cheap or free: WTHOR's theoretical
-//! score replaces the played result for positions with 24 or more empties (the game's value under perfect play
-//! from 24 empties on), and positions with few empties are solved by the endgame solver. Each stage's weights are
+//! to move's view (empties to the winner). Labels are made exact where that is cheap or free: positions with few
+//! empties are solved by the endgame solver, and the earlier ones take the solved value instead of the played
+//! result (what the game was worth once the players reached the solver's horizon), except that WTHOR's theoretical
+//! score labels positions with 24 or more empties (the game's value under perfect play from 24 empties on). Each stage's weights are
 //! then the regularised least-squares fit of its samples (those within two empties of the stage, so neighbouring
 //! stages change smoothly), solved by conjugate gradients preconditioned with each weight's frequency. Nothing is
 //! random: the same games give the same weights.
@@ -42,7 +43,9 @@ pub struct Labels {
 }
 
 /// The samples of one game, or the replay's complaint. `solver` labels the positions of `labels.exact_empties`
-/// or fewer; `solved` counts them.
+/// or fewer; `solved` counts them. Earlier positions without a theoretical score take the exact value of the first
+/// solved one: the result the game would have had with perfect play from there, free of the players' endgame
+/// mistakes.
 pub fn samples_of(
     record: &GameRecord,
     labels: Labels,
@@ -50,22 +53,27 @@ pub fn samples_of(
     solved: &mut u64,
 ) -> Result<Vec<Sample>, String> {
     let played = replay(&record.moves)?;
-    let final_margin = if played.finished { played.black_margin } else { record.black_margin };
+    let mut result = if played.finished { played.black_margin } else { record.black_margin };
+    let mut exact: Vec<Option<i32>> = vec![None; played.positions.len()];
+    for (pos, value) in played.positions.iter().zip(&mut exact) {
+        if (!(pos.player | pos.opponent)).count_ones() <= labels.exact_empties {
+            let mut nodes = 0;
+            *value = solver.solve(pos.player, pos.opponent, -64, 64, false, &mut nodes, &mut |_| false);
+            *solved += u64::from(value.is_some());
+        }
+    }
+    let first_solved = played.positions.iter().zip(&exact).find_map(|(pos, v)| v.map(|v| (pos, v)));
+    if let Some((pos, v)) = first_solved {
+        result = if pos.black_to_move { v } else { -v };
+    }
     let mut samples = Vec::with_capacity(played.positions.len());
-    for pos in &played.positions {
+    for (pos, value) in played.positions.iter().zip(exact) {
         let empties = (!(pos.player | pos.opponent)).count_ones();
         let black_margin = match record.theoretical_margin {
             Some(t) if labels.theoretical && empties >= THEORETICAL_EMPTIES => t,
-            _ => final_margin,
+            _ => result,
         };
-        let mut target = if pos.black_to_move { black_margin } else { -black_margin };
-        if empties <= labels.exact_empties {
-            let mut nodes = 0;
-            if let Some(v) = solver.solve(pos.player, pos.opponent, -64, 64, false, &mut nodes, &mut |_| false) {
-                target = v;
-                *solved += 1;
-            }
-        }
+        let target = value.unwrap_or(if pos.black_to_move { black_margin } else { -black_margin });
         samples.push(Sample { player: pos.player, opponent: pos.opponent, target: target.clamp(-64, 64) as i8 });
     }
     Ok(samples)
@@ -227,5 +235,14 @@ mod tests {
         let exact = solver.solve(last.player, last.opponent, -64, 64, false, &mut nodes, &mut |_| false).unwrap();
         assert_eq!(i32::from(last.target), exact);
         assert_eq!(solved, samples.iter().filter(|s| s.empties() <= 10).count() as u64);
+        // Before the horizon every position carries the first solved position's value, in Black's view.
+        let played = replay(&records[0].moves).unwrap();
+        let black = |i: usize| {
+            let t = i32::from(samples[i].target);
+            if played.positions[i].black_to_move { t } else { -t }
+        };
+        let horizon = samples.iter().position(|s| s.empties() <= 10).unwrap();
+        assert!(horizon > 40);
+        assert!((0..horizon).all(|i| black(i) == black(horizon)), "{}", black(horizon));
     }
 }
