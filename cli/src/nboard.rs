@@ -33,35 +33,55 @@ struct Session {
     engine: Engine<Othello>,
     /// Set while a `ping` or `quit` waits to be read: searches stop.
     interrupt: Arc<AtomicBool>,
+    /// The game's clock, when the GGF gave one (`TI`): each side's time and what its moves used.
+    clock: Option<GameClock>,
 }
+
+/// Each player's time for the game and what their moves used so far, in milliseconds.
+#[derive(Clone, Copy, Debug)]
+struct GameClock {
+    total_ms: u64,
+    used_ms: [u64; 2],
+}
+
+/// Time kept back per move for reading, writing and NBoard's own bookkeeping.
+const CLOCK_MARGIN_MS: u64 = 50;
 
 impl Session {
     fn new(interrupt: Arc<AtomicBool>, fixed: Option<Level>) -> Session {
         let game = Othello::new(othello::Rules::default());
         let start = game.initial_state();
         let engine = Engine::new(game.clone());
-        Session { engine, position: start.clone(), start, game, depth: DEFAULT_DEPTH, fixed, interrupt }
+        Session { engine, position: start.clone(), start, game, depth: DEFAULT_DEPTH, fixed, interrupt, clock: None }
     }
 
     /// The fixed level, or the one for the current depth: search `depth` plies, solve exactly from twice as many
     /// empties.
+    /// With a game clock the move also gets at most its share of the time left: what remains divided by the
+    /// moves this side still has to make (at least four), less a margin.
     fn level(&self) -> Level {
-        if let Some(level) = &self.fixed {
-            return level.clone();
-        }
-        Level {
+        let mut level = self.fixed.clone().unwrap_or_else(|| Level {
             name: format!("nboard depth {}", self.depth),
             depth: self.depth,
             time_ms: None,
             randomness: 0,
             exact_empties: Some((self.depth * 2).min(24)),
+        });
+        if let Some(clock) = self.clock {
+            let me = self.game.side_to_move(&self.position).index();
+            let left = clock.total_ms.saturating_sub(clock.used_ms[me]);
+            let empties = u64::from(self.game.remaining_moves(&self.position).unwrap_or(60));
+            let share = (left / (empties / 2).max(4)).saturating_sub(CLOCK_MARGIN_MS).max(10);
+            level.time_ms = Some(level.time_ms.map_or(share, |t| t.min(share)));
         }
+        level
     }
 
     /// Plays a move given in NBoard notation (`f5`, `PA`, optionally followed by `/eval/time`). A pass the
     /// transcript left out is inserted when the side to move has no placement.
     fn play(&mut self, text: &str) -> Result<(), String> {
         let token = text.split('/').next().unwrap_or("").trim();
+        let spent = text.split('/').nth(2).and_then(|t| ggf::clock_ms(t.trim())).unwrap_or(0);
         let token = if token.eq_ignore_ascii_case("pa") { "pass" } else { token };
         let mv = othello::notation::parse_square(self.game.size(), token).map_err(|e| format!("move '{token}' {e}"))?;
         if !mv.is_pass() && !self.game.is_legal(&self.position, mv) && self.game.pass_is_forced(&self.position) {
@@ -70,8 +90,17 @@ impl Session {
         if !self.game.is_legal(&self.position, mv) {
             return Err(format!("move '{token}' is not legal in this position"));
         }
+        self.charge(spent);
         self.game.make(&mut self.position, mv);
         Ok(())
+    }
+
+    /// Counts `ms` against the side to move's clock.
+    fn charge(&mut self, ms: u64) {
+        let me = self.game.side_to_move(&self.position).index();
+        if let Some(clock) = &mut self.clock {
+            clock.used_ms[me] = clock.used_ms[me].saturating_add(ms);
+        }
     }
 
     /// Replaces the game with one given in GGF.
@@ -97,9 +126,14 @@ impl Session {
         self.game = game;
         self.start = start.clone();
         self.position = start;
+        let clock = self.clock.take();
+        // TI[0] is a game without a clock.
+        self.clock = parsed.time_ms.filter(|&t| t > 0).map(|total_ms| GameClock { total_ms, used_ms: [0, 0] });
         for (i, mv) in parsed.moves.iter().enumerate() {
-            if let Err(e) = self.play(mv) {
+            let spent = parsed.move_ms.get(i).copied().unwrap_or(0);
+            if let Err(e) = self.play(&format!("{mv}//{}", spent as f64 / 1000.0)) {
                 (self.game, self.start, self.position) = previous;
+                self.clock = clock;
                 self.engine = Engine::new(self.game.clone());
                 return Err(format!("GGF move {}: {e}", i + 1));
             }
@@ -372,6 +406,33 @@ mod tests {
         let (sender, receiver) = mpsc::channel();
         std::thread::spawn(move || sender.send(talk(lines)));
         receiver.recv_timeout(std::time::Duration::from_secs(60)).expect("the engine answered within a minute")
+    }
+
+    #[test]
+    fn the_game_clock_bounds_a_deep_search() {
+        let start = "---------------------------O*------*O---------------------------";
+        let mut s = Session::new(Arc::default(), None);
+        s.depth = 30;
+        s.set_game(&format!("(;GM[Othello]TI[1:00]BO[8 {start} *]B[f5//20];)")).expect("valid");
+        // White to move with 59 empties: its whole minute for its 29 moves to come.
+        assert_eq!(s.level().time_ms, Some(60_000 / 29 - CLOCK_MARGIN_MS));
+        s.play("d6/0.5/10").expect("legal");
+        // Black has used 20 s: 40 s for its 29 moves (58 empties).
+        assert_eq!(s.level().time_ms, Some(40_000 / 29 - CLOCK_MARGIN_MS));
+
+        s.set_game(&format!("(;GM[Othello]TI[0]BO[8 {start} *];)")).expect("valid");
+        assert_eq!(s.level().time_ms, None, "TI[0]: no clock");
+
+        let clock = std::time::Instant::now();
+        let out = talk_within_a_minute(Box::leak(
+            format!("set depth 30\nset game (;GM[Othello]TI[0:06]BO[8 {start} *];)\ngo\n").into_boxed_str(),
+        ));
+        assert!(out.lines().any(|l| l.starts_with("=== ")), "{out}");
+        assert!(
+            clock.elapsed() < std::time::Duration::from_secs(3),
+            "a 6 s game's first move took {:?}",
+            clock.elapsed()
+        );
     }
 
     #[test]

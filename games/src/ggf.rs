@@ -16,6 +16,10 @@ pub struct GgfGame {
     pub moves: Vec<String>,
     /// The players' names, Black then White, when given.
     pub players: [Option<String>; 2],
+    /// Each player's time for the game (`TI[5:00]`), in milliseconds, when given.
+    pub time_ms: Option<u64>,
+    /// The time each move took (`B[f5/0.5/1.2]`: 1.2 s), in milliseconds, 0 where not given; one per move.
+    pub move_ms: Vec<u64>,
 }
 
 /// Where and why a GGF text could not be read.
@@ -40,6 +44,8 @@ pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
     let mut board = None;
     let mut moves = Vec::new();
     let mut players = [None, None];
+    let mut time_ms = None;
+    let mut move_ms = Vec::new();
     loop {
         while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
             pos += 1;
@@ -69,15 +75,39 @@ pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
                     return Err(error(value_start, format!("empty move in {name}[]")));
                 }
                 moves.push(if mv == "pa" { "pass".to_string() } else { mv });
+                let seconds = value.split('/').nth(2).map(str::trim).filter(|t| !t.is_empty());
+                let seconds = seconds.map(|t| clock_ms(t).ok_or_else(|| error(value_start, format!("bad time '{t}'"))));
+                move_ms.push(seconds.transpose()?.unwrap_or(0));
             }
             "PB" => players[0] = Some(value.to_string()),
             "PW" => players[1] = Some(value.to_string()),
+            "TI" => {
+                let total = value.split('/').next().unwrap_or("").trim();
+                time_ms = Some(clock_ms(total).ok_or_else(|| error(value_start, format!("bad time '{total}' in TI")))?);
+            }
             _ => {}
         }
         pos = value_end + 1;
     }
     let (size, board, black_to_move) = board.ok_or_else(|| error(start, "the game has no board (BO[...])"))?;
-    Ok(GgfGame { size, board, black_to_move, moves, players })
+    Ok(GgfGame { size, board, black_to_move, moves, players, time_ms, move_ms })
+}
+
+/// A GGF time, `[[h:]m:]s` with fractional seconds allowed, in milliseconds.
+#[must_use]
+pub fn clock_ms(text: &str) -> Option<u64> {
+    let mut seconds = 0.0;
+    for part in text.split(':') {
+        let value: f64 = part.trim().parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
+        seconds = seconds * 60.0 + value;
+    }
+    (seconds < 1e9).then(|| (seconds * 1000.0).round() as u64)
+}
+
+/// A time as GGF writes it: `m:ss` with fractions where needed.
+fn clock_text(ms: u64) -> String {
+    let (minutes, seconds) = (ms / 60_000, (ms % 60_000) as f64 / 1000.0);
+    if minutes > 0 { format!("{minutes}:{seconds:02}") } else { format!("{seconds}") }
 }
 
 /// The value that starts at `start` (just after its `[`): where its closing `]` is, and the text with the escapes
@@ -142,10 +172,17 @@ pub fn format(game: &GgfGame) -> String {
             let _ = write!(out, "{tag}[{}]", escaped(name));
         }
     }
+    if let Some(ms) = game.time_ms {
+        let _ = write!(out, "TI[{}]", clock_text(ms));
+    }
     let _ = write!(out, "BO[{} {} {}]", game.size, game.board, if game.black_to_move { '*' } else { 'O' });
     let mut black = game.black_to_move;
-    for mv in &game.moves {
-        let _ = write!(out, "{}[{}]", if black { 'B' } else { 'W' }, if mv == "pass" { "PA" } else { mv });
+    for (i, mv) in game.moves.iter().enumerate() {
+        let mv = if mv == "pass" { "PA" } else { mv };
+        let _ = match game.move_ms.get(i).copied().filter(|&ms| ms > 0) {
+            Some(ms) => write!(out, "{}[{mv}//{}]", if black { 'B' } else { 'W' }, clock_text(ms)),
+            None => write!(out, "{}[{mv}]", if black { 'B' } else { 'W' }),
+        };
         black = !black;
     }
     out.push_str(";)");
@@ -168,6 +205,8 @@ mod tests {
         assert!(g.black_to_move);
         assert_eq!(g.moves, ["f5", "d6", "pass"]);
         assert_eq!(g.players, [Some("me".into()), Some("you".into())]);
+        assert_eq!(g.time_ms, Some(300_000));
+        assert_eq!(g.move_ms, [1200, 0, 0]);
         assert_eq!(parse(&format(&g)).expect("round trip"), g);
     }
 

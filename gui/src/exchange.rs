@@ -71,7 +71,16 @@ pub fn export(format: Format, setup: &GameSetup, game: &dyn Match) -> Result<Str
                 })
                 .collect();
             let players = setup.seats.clone().map(|s| Some(s.describe()));
-            Ok(ggf::format(&ggf::GgfGame { size: w, board, black_to_move: true, moves, players }))
+            let game = ggf::GgfGame {
+                size: w,
+                board,
+                black_to_move: true,
+                moves,
+                players,
+                time_ms: None,
+                move_ms: Vec::new(),
+            };
+            Ok(ggf::format(&game))
         }
         Format::Psq => {
             let rule = WinRule::from_id(&setup.spec.rule_set)
