@@ -3,16 +3,12 @@
 //! White also wins when Black's only block is forbidden.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use tabula_core::{Game, Player};
 
 use super::patterns::{BLACK, EMPTY, Pattern};
 use super::threats::Flag;
 use super::{Gomoku, GomokuState, Move, WinRule, color_of};
-
-/// How often (in nodes) the clock is read.
-const CLOCK_INTERVAL: u64 = 1024;
 
 /// A proven VCF.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,20 +27,13 @@ pub struct VcfSolver<'g> {
     game: &'g Gomoku,
     failed: HashMap<u64, u32>,
     nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
 }
 
 impl<'g> VcfSolver<'g> {
     /// A solver for positions of `game`.
     #[must_use]
     pub fn new(game: &'g Gomoku) -> VcfSolver<'g> {
-        VcfSolver { game, failed: HashMap::new(), nodes: 0, deadline: None, aborted: false }
-    }
-
-    /// Stops searching (and reports no win) once `deadline` passes.
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
+        VcfSolver { game, failed: HashMap::new(), nodes: 0 }
     }
 
     /// Positions visited so far.
@@ -53,16 +42,9 @@ impl<'g> VcfSolver<'g> {
         self.nodes
     }
 
-    /// Whether the last search ran out of time.
-    #[must_use]
-    pub fn aborted(&self) -> bool {
-        self.aborted
-    }
-
     /// Finds the shortest VCF of at most `max_len` attacker moves for the side to move, by iterative deepening.
     /// With `all_first_moves`, lists every first move that wins in the shortest length.
     pub fn solve(&mut self, state: &GomokuState, max_len: u32, all_first_moves: bool) -> Option<VcfWin> {
-        self.aborted = false;
         if state.outcome.is_some() {
             return None;
         }
@@ -75,12 +57,7 @@ impl<'g> VcfSolver<'g> {
         }
         let defender_fives = self.five_points(&s, 3 - attacker);
         for budget in 1..=max_len {
-            let Some(line) = self.attack(&mut s, budget, &defender_fives) else {
-                if self.aborted {
-                    return None;
-                }
-                continue;
-            };
+            let Some(line) = self.attack(&mut s, budget, &defender_fives) else { continue };
             let mut first_moves = vec![line[0]];
             if all_first_moves {
                 for m in self.candidates(&s, &defender_fives) {
@@ -93,16 +70,6 @@ impl<'g> VcfSolver<'g> {
             return Some(VcfWin { length: budget, first_moves, line });
         }
         None
-    }
-
-    fn out_of_time(&mut self) -> bool {
-        if !self.aborted
-            && self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && let Some(deadline) = self.deadline
-        {
-            self.aborted = Instant::now() >= deadline;
-        }
-        self.aborted
     }
 
     /// Every empty point where `color` completes a five.
@@ -153,7 +120,7 @@ impl<'g> VcfSolver<'g> {
     /// Whether the attacker (to move) wins within `budget` moves of fours; returns the line.
     fn attack(&mut self, s: &mut GomokuState, budget: u32, defender_fives: &[Move]) -> Option<Vec<Move>> {
         self.nodes += 1;
-        if budget == 0 || defender_fives.len() >= 2 || self.out_of_time() {
+        if budget == 0 || defender_fives.len() >= 2 {
             return None;
         }
         let key = self.game.hash(s);
@@ -163,9 +130,6 @@ impl<'g> VcfSolver<'g> {
         for m in self.candidates(s, defender_fives) {
             if let Some(line) = self.try_four(s, m, budget) {
                 return Some(line);
-            }
-            if self.aborted {
-                return None;
             }
         }
         self.failed.insert(key, budget);

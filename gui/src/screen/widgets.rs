@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 
-use iced::widget::{button, column, container, pick_list, row, slider, space, text, tooltip};
+use iced::widget::{button, column, container, pick_list, row, slider, text, tooltip};
 use iced::{Background, Border, Element, Fill, Length, Theme};
 
 use crate::app::Message;
@@ -106,11 +106,6 @@ pub fn stepped_slider<'a>(
     let steps: Vec<u32> = range.clone().step_by(step as usize).collect();
     let control = slider(range, value, on_change).step(step).width(width);
     focus.choice(name, &steps, Some(&value), on_change, control)
-}
-
-/// Flexible empty space.
-pub fn filler() -> Element<'static, Message> {
-    space().width(Fill).into()
 }
 
 /// `content` with a tooltip above it; plain `content` when the tip is empty.
