@@ -85,7 +85,7 @@ impl Level {
         Level { name: format!("Custom (depth {depth})"), depth, time_ms: None, randomness: 0, exact_empties: None }
     }
 
-    /// The search limits of this level, with an optional stop flag.
+    /// The search limits of this level: its depth and time (the caller adds a stop flag where it has one).
     #[must_use]
     pub fn limits(&self) -> Limits {
         Limits { depth: Some(self.depth), time: self.time_ms.map(Duration::from_millis), ..Limits::default() }

@@ -1,6 +1,6 @@
 //! The exact endgame solver for the 8x8 board: the fast path behind [`tabula_core::Evaluator::solve_exactly`].
 //!
-//! A wide window with many empties is narrowed by null-window searches only ([`WINDOW_MIN`]). Three tiers, as in
+//! A wide window with many empties is narrowed by null-window searches only ([`WINDOW_MIN`]). Two regimes, as in
 //! Edax:
 //! - Many empties: principal-variation search; a transposition table of bounds and best moves from
 //!   [`TABLE_MIN`] empties, its entry prefetched before move generation; enhanced transposition cutoffs from
