@@ -8,7 +8,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use tabula_games::files::write_atomic;
 use tabula_games::othello::endgame::Solver;
-use tabula_games::othello::patterns::STAGES;
+use tabula_games::othello::patterns::{EMPTIES_PER_STAGE, STAGES};
 use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor};
 use tabula_games::othello::training::{Fit, Labels, Sample, fit, mean_errors, samples_of};
 use tabula_games::othello::weights::PatternWeights;
@@ -85,7 +85,8 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     for (s, ((t, h), e)) in rows.enumerate() {
         let show = |e: Option<(f64, usize)>| e.map_or_else(|| "-".to_string(), |(m, _)| format!("{m:.2}"));
         let count = h.map_or(0, |(_, n)| n);
-        say!("{:>2}-{:<2}  {:>7}  {:>9}  {:>25}  {count:>9}", 4 * s + 1, 4 * s + 4, show(t), show(h), show(e));
+        let (first, last) = (s as u32 * EMPTIES_PER_STAGE + 1, (s as u32 + 1) * EMPTIES_PER_STAGE);
+        say!("{first:>2}-{last:<2}  {:>7}  {:>9}  {:>25}  {count:>9}", show(t), show(h), show(e));
     }
     let bytes = weights.to_bytes();
     write_atomic(&args.out, &bytes)?;
