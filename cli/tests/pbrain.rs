@@ -412,3 +412,22 @@ fn yixin_board_extensions() {
     point(&brain.answer());
     assert!(start.elapsed() < Duration::from_secs(1), "yxstop took {:?}", start.elapsed());
 }
+
+#[test]
+fn a_board_sent_during_a_think_waits_whole_for_its_turn() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 60000");
+    brain.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(200));
+    for line in ["BOARD", "7,7,2", "8,8,1", "6,6,2", "DONE"] {
+        brain.send(line);
+    }
+    brain.send("YXSTOP");
+    let first = brain.answer();
+    point(&first);
+    std::thread::sleep(Duration::from_millis(200));
+    brain.send("YXSTOP");
+    let second = brain.answer();
+    assert!(![(7, 7), (8, 8), (6, 6)].contains(&point(&second)), "the board's move is on an empty point: {second}");
+}

@@ -63,9 +63,9 @@ pub fn load_toml<T: serde::de::DeserializeOwned + Default>(path: &Path) -> (T, O
             Ok(text) => match toml::from_str(&text) {
                 Ok(value) => return (value, None),
                 Err(e) => {
-                    let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
-                    let line = line.map_or_else(String::new, |n| format!("line {n}: "));
-                    format!("{line}{}", e.message().trim())
+                    let e = tabula_core::ConfigError::from_toml("", &text, &e);
+                    let line = e.line.map_or_else(String::new, |n| format!("line {n}: "));
+                    format!("{line}{}", e.message)
                 }
             },
         },

@@ -346,7 +346,7 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                     _ => say(&format!("ERROR {error}"))?,
                 }
             }
-            Event::Line(line) if thinking.is_some() => match while_thinking(&mut brain, &line, &events) {
+            Event::Line(line) if thinking.is_some() => match while_thinking(&mut brain, &line, &pending, &events) {
                 Busy::Answer(text) => say(&text)?,
                 Busy::Queue if pending.len() < QUEUE_LIMIT => pending.push_back(line),
                 Busy::Queue => say(&format!("ERROR busy: {QUEUE_LIMIT} commands already wait for the move"))?,
@@ -387,8 +387,10 @@ enum Busy {
     Stop,
 }
 
-fn while_thinking(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Busy {
-    match protocol::parse(line, false) {
+/// What to do with `line` while thinking, `pending` being the commands already waiting: inside a waiting
+/// BOARD-like block, the board lines wait with it instead of being taken for commands.
+fn while_thinking(brain: &mut Brain, line: &str, pending: &VecDeque<String>, events: &Sender<Event>) -> Busy {
+    match protocol::parse(line, block_open(pending)) {
         Ok(Command::End) => Busy::Quit,
         Ok(Command::About) => Busy::Answer(about()),
         Ok(Command::YxStop) => Busy::Stop,
@@ -399,6 +401,15 @@ fn while_thinking(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Busy
         Err(e @ ProtocolError::Unknown(_)) => Busy::Answer(e.reply()),
         _ => Busy::Queue,
     }
+}
+
+/// Whether `lines` end inside a BOARD, YXBOARD or SWAP2BOARD block (opened and not yet closed by DONE).
+fn block_open(lines: &VecDeque<String>) -> bool {
+    lines.iter().fold(false, |open, line| match protocol::parse(line, open) {
+        Ok(Command::Board | Command::YxBoard | Command::Swap2Board) => true,
+        Ok(Command::Done) => false,
+        _ => open,
+    })
 }
 
 fn about() -> String {
