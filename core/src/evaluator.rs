@@ -20,6 +20,12 @@ pub trait Evaluator<G: Game> {
         0
     }
 
+    /// Whether `mv` is quiet: it neither makes nor stops a threat, so searching it less deep when it comes late in
+    /// the order rarely changes the value (late-move reductions). Never, by default.
+    fn is_quiet(&self, _game: &G, _state: &G::State, _mv: G::Move) -> bool {
+        false
+    }
+
     /// The forcing moves that quiescence search follows past the depth limit (Gomoku: fours). Empty by default,
     /// which turns quiescence into a plain static evaluation.
     fn noisy_moves(&self, _game: &G, _state: &G::State, _moves: &mut Vec<G::Move>) {}

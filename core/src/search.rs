@@ -25,6 +25,34 @@ pub const MAX_DEPTH: u32 = 100;
 /// The depth recorded for exact-mode results, which are valid to the end of the game whatever the depth asked.
 const EXACT_DEPTH: i32 = 1_000;
 
+/// Late-move reductions start with this move of a node (0-based): the first ones are searched fully.
+const LMR_FIRST_MOVE: usize = 3;
+
+/// Late-move reductions apply from this many plies above the horizon.
+const LMR_MIN_DEPTH: i32 = 3;
+
+/// How many plies less to search a quiet move that comes `i`-th (0-based) in a node `depth` plies from the horizon,
+/// at first (see [`SearchOptions::late_move_reductions`]): none for the first moves and near the horizon, more the
+/// later and deeper the move.
+fn late_move_reduction(depth: i32, i: usize) -> i32 {
+    if depth < LMR_MIN_DEPTH || i < LMR_FIRST_MOVE {
+        return 0;
+    }
+    let r = 1 + i32::from(i >= 2 * LMR_FIRST_MOVE + 2) + i32::from(depth >= 2 * LMR_MIN_DEPTH && i >= 16);
+    r.min(depth - 2)
+}
+
+/// From which move (0-based) a node `depth` plies from the horizon skips its quiet moves outright (move-count
+/// pruning), off the principal variation: few moves near the horizon, all of them higher up.
+fn late_move_limit(depth: i32) -> usize {
+    match depth {
+        ..=1 => 8,
+        2 => 12,
+        3 => 20,
+        _ => usize::MAX,
+    }
+}
+
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 256;
 
@@ -67,6 +95,11 @@ pub struct SearchOptions {
     pub quiescence: bool,
     /// Search to the end of the game: no horizon, and finished games score their margin rather than a mate value.
     pub exact: bool,
+    /// Late-move reductions and pruning: quiet moves (as [`Evaluator::is_quiet`] says) that come late in the order
+    /// are first searched less deep, and fully only when they look better than the best so far; near the horizon,
+    /// off the principal variation, the latest are not searched at all. The one technique here that may change the
+    /// root value, traded for depth; off by default, so default searches equal minimax.
+    pub late_move_reductions: bool,
     /// Choose at random among root moves scoring within this margin of the best (0: always the best).
     pub randomness: Score,
     /// The seed for root randomness, so games can be replayed.
@@ -83,6 +116,7 @@ impl Default for SearchOptions {
             history: true,
             quiescence: true,
             exact: false,
+            late_move_reductions: false,
             randomness: 0,
             seed: 0,
         }
@@ -329,6 +363,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
 
         let max_depth = if self.options.exact { 1 } else { self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) };
         let mut previous: Option<Score> = None;
+        let mut wins_in_a_row = 0;
         for depth in 1..=max_depth {
             self.hit_horizon = false;
             let nominal = if self.options.exact { EXACT_DEPTH } else { depth as i32 };
@@ -346,11 +381,13 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 result.proven = true;
                 break;
             }
-            if let Some(t) = self.limits.time
-                && self.elapsed() * 2 > t
-            {
-                // The next iteration would most likely not finish in time.
-                break;
+            wins_in_a_row = if score >= score::MATE_BOUND { wins_in_a_row + 1 } else { 0 };
+            if let Some(t) = self.limits.time {
+                // On the clock, a forced move or a win that a deeper iteration confirmed needs no more thought,
+                // and an iteration that would most likely not finish in time is not begun.
+                if self.root.len() == 1 || wins_in_a_row >= 2 || self.elapsed() * 2 > t {
+                    break;
+                }
             }
         }
         result.nodes = self.nodes;
@@ -553,11 +590,25 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let mut best_move = None;
         for i in 0..ordered.len() {
             let mv = next_best(&mut ordered, i);
+            let quiet = self.options.late_move_reductions && i > 0 && self.evaluator.is_quiet(game, state, mv);
+            if quiet && !is_pv && best > -score::MATE_BOUND && i >= late_move_limit(depth) {
+                // Move-count pruning: near the horizon, late quiet moves are not searched at all (so the node's
+                // value is not proven).
+                self.hit_horizon = true;
+                continue;
+            }
+            let reduction = if quiet { late_move_reduction(depth, i) } else { 0 };
             let undo = game.make(state, mv);
             let value = if i == 0 || !self.options.pvs {
                 -self.negamax(state, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.negamax(state, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let mut probe = alpha + 1;
+                if reduction > 0 {
+                    probe = -self.negamax(state, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                }
+                if probe > alpha {
+                    probe = -self.negamax(state, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta {
                     -self.negamax(state, depth - 1, -beta, -alpha, ply + 1)
                 } else {

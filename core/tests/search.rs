@@ -470,3 +470,69 @@ proptest! {
         }
     }
 }
+
+/// [`RandomEval`] that calls every move quiet, so late-move reductions and pruning apply everywhere.
+struct AllQuiet;
+
+impl Evaluator<RandomTree> for AllQuiet {
+    fn evaluate(&self, g: &RandomTree, n: &<RandomTree as Game>::State) -> Score {
+        RandomEval.evaluate(g, n)
+    }
+    fn move_score(&self, g: &RandomTree, n: &<RandomTree as Game>::State, mv: u8) -> i32 {
+        RandomEval.move_score(g, n, mv)
+    }
+    fn is_quiet(&self, _g: &RandomTree, _n: &<RandomTree as Game>::State, _mv: u8) -> bool {
+        true
+    }
+}
+
+/// Late-move reductions change nothing where the evaluator calls no move quiet, and where it calls every move quiet
+/// they search fewer nodes and still answer with a legal move.
+#[test]
+fn late_move_reductions_apply_only_to_quiet_moves() {
+    let reduced = SearchOptions { late_move_reductions: true, ..SearchOptions::default() };
+    let mut fewer = 0;
+    for seed in 0..30u64 {
+        let tree = RandomTree { seed: seed + 70_000, max_branching: 30, height: 8 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        let limits = Limits::depth(6);
+        let plain =
+            Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
+        let inert = Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &reduced, &mut |_| {});
+        assert_eq!((inert.nodes, inert.score, inert.best_move), (plain.nodes, plain.score, plain.best_move));
+        let quiet = Searcher::new(&tree, 1).search(&tree, &AllQuiet, &root, &limits, &reduced, &mut |_| {});
+        let mut moves = Vec::new();
+        tree.legal_moves(&root, &mut moves);
+        assert!(moves.contains(&quiet.best_move.expect("a move")), "seed {seed}");
+        fewer += usize::from(quiet.nodes < plain.nodes);
+    }
+    assert!(fewer >= 25, "reductions saved nodes in only {fewer} of 30 trees");
+}
+
+/// On the clock, a position with one move is answered after the first iteration instead of using the time.
+#[test]
+fn a_forced_move_on_the_clock_takes_one_iteration() {
+    let tree = big_tree();
+    let forced = (0..500u64)
+        .map(|seed| RandomTree { seed, ..tree })
+        .find(|t| {
+            let mut moves = Vec::new();
+            t.legal_moves(&t.initial_state(), &mut moves);
+            moves.len() == 1
+        })
+        .expect("a tree whose root has one move");
+    let limits = Limits { time: Some(Duration::from_secs(5)), ..Limits::default() };
+    let r = Searcher::new(&forced, 1).search(
+        &forced,
+        &RandomEval,
+        &forced.initial_state(),
+        &limits,
+        &SearchOptions::default(),
+        &mut |_| {},
+    );
+    assert_eq!((r.depth, r.best_move), (1, Some(0)));
+    assert!(r.elapsed < Duration::from_secs(1), "{:?}", r.elapsed);
+}

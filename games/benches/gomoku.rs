@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use tabula_core::{Game, SearchOptions, Searcher};
+use tabula_core::{Game, Searcher};
 use tabula_games::gomoku::datasets::VcfPuzzle;
 use tabula_games::gomoku::notation::parse_moves;
 use tabula_games::gomoku::{Gomoku, GomokuEvaluator, WinRule};
@@ -31,8 +31,7 @@ fn main() {
             let (_, state) = parse_moves(&game, text).expect("valid position");
             let mut searcher = Searcher::new(&game, 64);
             let limits = hardest.limits();
-            let result =
-                searcher.search(&game, &GomokuEvaluator, &state, &limits, &SearchOptions::default(), &mut |_| {});
+            let result = searcher.search(&game, &GomokuEvaluator, &state, &limits, &hardest.options(0), &mut |_| {});
             let nps = result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9);
             let best = result.best_move.map_or_else(|| "-".to_string(), |m| game.format_move(m));
             signature = signature.rotate_left(7) ^ result.nodes;

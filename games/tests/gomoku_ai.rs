@@ -43,20 +43,23 @@ fn blocks_a_four_and_an_open_three() {
     let level = expert();
     for rule in WinRule::ALL {
         let game = Gomoku::new(15, rule).expect("rules");
-        // White to move; Black has a closed four h8..h11 (h7 is White's).
-        let state = position(&game, "h8 h7 h9 a1 h10 a3 h11");
+        let black = color_of(Player::First);
+        let leaves = |state: &GomokuState, pattern: Pattern| {
+            game.points().iter().any(|&p| {
+                let p = usize::from(p);
+                state.board().cells[p] == 0 && game.patterns(state.board(), p, black).contains(&pattern)
+            })
+        };
+        // White to move; Black has a closed four h8..h11 (h7 is White's). Caro can also block past the far end.
+        let mut state = position(&game, "h8 h7 h9 a1 h10 a3 h11");
         let (mv, _) = best(&game, &state, &level);
-        assert_eq!(game.format_move(mv), "h12", "{rule:?} blocks the four");
+        game.make(&mut state, mv);
+        assert!(!leaves(&state, Pattern::Five), "{rule:?}: {} leaves Black a five", game.format_move(mv));
         // White to move; Black has an open three g8 h8 i8.
         let mut state = position(&game, "h8 a1 g8 a3 i8");
         let (mv, _) = best(&game, &state, &level);
         game.make(&mut state, mv);
-        let black = color_of(Player::First);
-        let open_four_left = game.points().iter().any(|&p| {
-            let p = usize::from(p);
-            state.board().cells[p] == 0 && game.patterns(state.board(), p, black).contains(&Pattern::OpenFour)
-        });
-        assert!(!open_four_left, "{rule:?}: {} leaves Black an open four", game.format_move(mv));
+        assert!(!leaves(&state, Pattern::OpenFour), "{rule:?}: {} leaves Black an open four", game.format_move(mv));
     }
 }
 

@@ -20,6 +20,10 @@ pub const WIN: Score = 400_000;
 /// checks it; weaker forbidden points (overlines) keep their small value.
 const STRONG: i32 = 700;
 
+/// A point worth less than this to a colour makes no open three or four for it (see `threats::line_value`): a
+/// move below it for both colours neither makes nor stops a threat.
+const THREAT: i32 = 180;
+
 /// The evaluator the Gomoku AI uses.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GomokuEvaluator;
@@ -133,6 +137,12 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
         2 * threats.value(mv.index(), own) + threats.value(mv.index(), 3 - own)
     }
 
+    fn is_quiet(&self, _game: &Gomoku, state: &GomokuState, mv: Move) -> bool {
+        let own = color_of(state.side);
+        let threats = state.threats();
+        threats.value(mv.index(), own) < THREAT && threats.value(mv.index(), 3 - own) < THREAT
+    }
+
     fn noisy_moves(&self, game: &Gomoku, state: &GomokuState, moves: &mut Vec<Move>) {
         if Self::forced(game, state, moves) {
             return;
@@ -143,10 +153,7 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
             return;
         }
         moves.extend(
-            threats
-                .flagged(own, Flag::OpenFour)
-                .filter(|&p| game.legal_for(state, p, own))
-                .map(|p| game.move_of_index(p)),
+            threats.flagged(own, Flag::Four).filter(|&p| game.legal_for(state, p, own)).map(|p| game.move_of_index(p)),
         );
     }
 }
