@@ -13,6 +13,7 @@ mod arena;
 mod bench;
 mod check_forbidden;
 mod check_vcf;
+mod openings;
 mod perft;
 mod solve;
 mod train;
@@ -48,6 +49,8 @@ enum Command {
     },
     /// Plays computer-versus-computer series to compare rule sets (first-player edge) or two levels.
     Arena(arena::Args),
+    /// Generates balanced opening suites (openings whose deep-search value is near even), one file per rule set.
+    Openings(openings::Args),
     /// Searches fixed positions of each game to a fixed depth: nodes, time, nodes/s and a behaviour signature.
     Bench(bench::Args),
     /// Fits the Othello pattern evaluation to real games and writes its weight file.
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::CheckForbidden { file } => check_forbidden::run(&file),
         Command::CheckVcf { file } => check_vcf::run(&file),
         Command::Arena(args) => arena::run(&args),
+        Command::Openings(args) => openings::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Train(args) => train::run(&args),
         Command::Nboard { level } => nboard(level.as_deref()),

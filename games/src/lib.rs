@@ -9,6 +9,7 @@ pub mod files;
 pub mod ggf;
 pub mod gomoku;
 pub mod lines;
+pub mod openings;
 pub mod othello;
 pub mod registry;
 pub mod session;

@@ -1,0 +1,130 @@
+//! `tabula-cli openings`: generates a balanced opening suite per rule set (see `tabula_games::openings`), the data
+//! behind the arena's default openings.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use tabula_core::{Level, Score};
+use tabula_games::openings::{SuiteSpec, format_opening, generate};
+use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec, files};
+
+/// Arguments of `openings`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game: gomoku or othello.
+    #[arg(long, default_value = "gomoku")]
+    game: String,
+    /// Rule sets, comma-separated (default: all of the game's).
+    #[arg(long, value_delimiter = ',')]
+    rules: Vec<String>,
+    /// The board size, where the rule sets allow a choice.
+    #[arg(long)]
+    size: Option<usize>,
+    /// Moves in each opening.
+    #[arg(long, default_value_t = 3)]
+    plies: usize,
+    /// Openings per rule set.
+    #[arg(long, default_value_t = 200)]
+    count: usize,
+    /// The depth of the search that judges each opening.
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// The largest absolute value (side to move's view) an opening may have.
+    #[arg(long, default_value_t = 300)]
+    margin: Score,
+    /// The seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The folder to write `<game>-<rule set>-<size>.txt` files into.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+struct Suite<'a> {
+    args: &'a Args,
+    spec: SuiteSpec,
+    bar: &'a ProgressBar,
+}
+
+impl GameVisitor for Suite<'_> {
+    /// The suite's lines and the board width.
+    type Output = (String, usize);
+
+    fn visit<G: BoardGame>(self, game: G) -> (String, usize) {
+        let mut tried = 0;
+        let found = generate(&game, &self.spec, &mut |kept| {
+            tried += 1;
+            if kept {
+                self.bar.inc(1);
+            }
+        });
+        let mut text = format!(
+            "# {} openings of {} moves kept from {tried} tried: the mean of the depth-{} search's last two \
+             iterations is within ±{} for the side to move.\n",
+            found.len(),
+            self.spec.plies,
+            self.spec.level.depth,
+            self.spec.margin
+        );
+        let _ = writeln!(
+            text,
+            "# Made by: tabula-cli openings --game {} --rules RULE{} --plies {} --count {} --depth {} --margin {} \
+             --seed {} --out DIR",
+            self.args.game,
+            self.args.size.map_or_else(String::new, |s| format!(" --size {s}")),
+            self.args.plies,
+            self.args.count,
+            self.args.depth,
+            self.args.margin,
+            self.args.seed
+        );
+        for (opening, value) in &found {
+            let _ = writeln!(text, "{}  # {value:+}", format_opening(&game, opening));
+        }
+        (text, game.board_size().0)
+    }
+}
+
+/// Generates and writes one suite per rule set.
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    let game =
+        GameKind::from_id(&args.game).ok_or_else(|| format!("unknown game `{}` (gomoku or othello)", args.game))?;
+    let level = Level::custom(args.depth);
+    if let Some(problem) = level.problem() {
+        return Err(format!("--depth: {problem}"));
+    }
+    if args.plies == 0 || args.count == 0 {
+        return Err("--plies and --count must be at least 1".into());
+    }
+    let rule_sets: Vec<String> = if args.rules.is_empty() {
+        game.rule_sets().iter().map(|s| s.id.to_string()).collect()
+    } else {
+        args.rules.clone()
+    };
+    for rule_set in &rule_sets {
+        let spec = MatchSpec { game, rule_set: rule_set.clone(), board_size: args.size };
+        let bar = ProgressBar::new(args.count as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} openings, {elapsed} (eta {eta})")
+                .map_err(|e| e.to_string())?
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(spec.rule_set_name());
+        let suite = SuiteSpec {
+            plies: args.plies,
+            count: args.count,
+            tries: args.count.saturating_mul(50),
+            level: level.clone(),
+            margin: args.margin,
+            seed: args.seed,
+        };
+        let (text, width) = spec.visit(Suite { args, spec: suite, bar: &bar })?;
+        bar.finish_and_clear();
+        let path = args.out.join(format!("{}-{rule_set}-{width}.txt", game.id()));
+        files::write_atomic(&path, text)?;
+        say!("{}: wrote {}", spec.rule_set_name(), path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
