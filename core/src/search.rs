@@ -53,6 +53,9 @@ fn late_move_limit(depth: i32) -> usize {
     }
 }
 
+/// The most plies quiescence follows past the horizon (Gomoku: twelve fours and their answers).
+const MAX_QUIESCENCE_PLIES: usize = 24;
+
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 256;
 
@@ -542,7 +545,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         // Step 4. At the horizon, resolve forcing moves (quiescence) and evaluate.
         if (depth <= 0 && !self.options.exact) || ply >= MAX_PLY {
             self.hit_horizon = true;
-            return self.quiesce(state, alpha, beta, ply);
+            return self.quiesce(state, alpha, beta, ply, 0);
         }
 
         // Step 5. Transposition table lookup: a deep enough result may end the node; its move is tried first.
@@ -653,17 +656,36 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         best
     }
 
-    /// Quiescence: stand pat on the static evaluation, or follow a noisy move if it does better.
-    fn quiesce(&mut self, state: &mut G::State, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// Quiescence: stand pat on the static evaluation, or follow a noisy move if it does better. `qply` counts the
+    /// plies past the horizon. Results go to the transposition table at depth 0, so the many orders of the same
+    /// forcing moves (Gomoku's fours) are searched once.
+    fn quiesce(&mut self, state: &mut G::State, mut alpha: Score, beta: Score, ply: usize, qply: usize) -> Score {
         let game = self.game;
+        let key = game.hash(state);
+        let use_table = self.options.transposition_table && self.options.quiescence;
+        let mut deeper_entry = false;
+        if use_table && let Some(entry) = self.searcher.table.probe(key) {
+            let value = score::from_table(entry.score, ply as u32);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if entry.depth >= 0 && usable {
+                return value;
+            }
+            deeper_entry = entry.depth > 0;
+        }
         let stand_pat = self.evaluator.evaluate(game, state);
-        if !self.options.quiescence || stand_pat >= beta || ply >= MAX_PLY {
+        if !self.options.quiescence || stand_pat >= beta || ply >= MAX_PLY || qply >= MAX_QUIESCENCE_PLIES {
             return stand_pat;
         }
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         moves.clear();
         self.evaluator.noisy_moves(game, state, &mut moves);
+        let original_alpha = alpha;
         let mut best = stand_pat;
+        let mut best_move = None;
         alpha = alpha.max(stand_pat);
         let evaluator = self.evaluator;
         let mut ordered = std::mem::take(&mut self.ordered[ply]);
@@ -677,14 +699,16 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             } else if let Some(outcome) = game.outcome(state) {
                 -terminal_score(outcome, game.side_to_move(state), ply as u32 + 1, self.options.exact)
             } else {
-                -self.quiesce(state, -beta, -alpha, ply + 1)
+                -self.quiesce(state, -beta, -alpha, ply + 1, qply + 1)
             };
             game.unmake(state, mv, undo);
             if self.aborted {
-                break;
+                self.ordered[ply] = ordered;
+                return best;
             }
             if value > best {
                 best = value;
+                best_move = Some(mv);
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
@@ -694,6 +718,16 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
         }
         self.ordered[ply] = ordered;
+        if use_table && !deeper_entry {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.searcher.table.store(key, best_move, score::to_table(best, ply as u32), 0, bound);
+        }
         best
     }
 
