@@ -38,7 +38,8 @@ pub struct Args {
     /// Games per rule set (rounded up to an even number: each opening is played with both colour assignments).
     #[arg(long, default_value_t = 20)]
     games: usize,
-    /// Random plies of each opening (default: 4 for Gomoku, 6 for Othello).
+    /// Random openings of this many plies, instead of the rule set's balanced suite (where there is none: 4 plies
+    /// for Gomoku, 6 for Othello).
     #[arg(long)]
     opening: Option<usize>,
     /// The seed for openings and the levels' randomness.
@@ -144,6 +145,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         bar.set_prefix(spec.rule_set_name());
         let config = SeriesConfig {
             openings,
+            balanced: args.opening.is_none(),
             opening_plies: args.opening.unwrap_or(match game {
                 GameKind::Gomoku => 4,
                 GameKind::Othello => 6,

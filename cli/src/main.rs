@@ -13,6 +13,7 @@ mod arena;
 mod bench;
 mod check_forbidden;
 mod check_vcf;
+mod fit_gomoku;
 mod openings;
 mod perft;
 mod solve;
@@ -49,6 +50,8 @@ enum Command {
     },
     /// Plays computer-versus-computer series to compare rule sets (first-player edge) or two levels.
     Arena(arena::Args),
+    /// Fits the Gomoku pattern values to the engine's own games and writes the values file.
+    FitGomoku(fit_gomoku::Args),
     /// Generates balanced opening suites (openings whose deep-search value is near even), one file per rule set.
     Openings(openings::Args),
     /// Searches fixed positions of each game to a fixed depth: nodes, time, nodes/s and a behaviour signature.
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::CheckForbidden { file } => check_forbidden::run(&file),
         Command::CheckVcf { file } => check_vcf::run(&file),
         Command::Arena(args) => arena::run(&args),
+        Command::FitGomoku(args) => fit_gomoku::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Train(args) => train::run(&args),

@@ -44,6 +44,7 @@ pub struct Args {
 
 struct Suite<'a> {
     args: &'a Args,
+    rule_set: &'a str,
     spec: SuiteSpec,
     bar: &'a ProgressBar,
 }
@@ -70,15 +71,17 @@ impl GameVisitor for Suite<'_> {
         );
         let _ = writeln!(
             text,
-            "# Made by: tabula-cli openings --game {} --rules RULE{} --plies {} --count {} --depth {} --margin {} \
-             --seed {} --out DIR",
+            "# Made by: tabula-cli openings --game {} --rules {}{} --plies {} --count {} --depth {} --margin {} \
+             --seed {} --out {}",
             self.args.game,
+            self.rule_set,
             self.args.size.map_or_else(String::new, |s| format!(" --size {s}")),
             self.args.plies,
             self.args.count,
             self.args.depth,
             self.args.margin,
-            self.args.seed
+            self.args.seed,
+            self.args.out.display()
         );
         for (opening, value) in &found {
             let _ = writeln!(text, "{}  # {value:+}", format_opening(&game, opening));
@@ -120,7 +123,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             margin: args.margin,
             seed: args.seed,
         };
-        let (text, width) = spec.visit(Suite { args, spec: suite, bar: &bar })?;
+        let (text, width) = spec.visit(Suite { args, rule_set, spec: suite, bar: &bar })?;
         bar.finish_and_clear();
         let path = args.out.join(format!("{}-{rule_set}-{width}.txt", game.id()));
         files::write_atomic(&path, text)?;

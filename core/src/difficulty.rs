@@ -94,7 +94,13 @@ impl Level {
     /// The search options of this level with the given seed for its randomness.
     #[must_use]
     pub fn options(&self, seed: u64) -> SearchOptions {
-        SearchOptions { randomness: self.randomness, seed, late_move_reductions: true, ..SearchOptions::default() }
+        SearchOptions {
+            randomness: self.randomness,
+            seed,
+            late_move_reductions: true,
+            extensions: true,
+            ..SearchOptions::default()
+        }
     }
 }
 

@@ -26,6 +26,12 @@ pub trait Evaluator<G: Game> {
         false
     }
 
+    /// Whether `mv` forces the reply (Gomoku: a four or an open three), so that searching it one ply deeper shows
+    /// where the forced sequence leads (search extensions). Never, by default.
+    fn is_forcing(&self, _game: &G, _state: &G::State, _mv: G::Move) -> bool {
+        false
+    }
+
     /// The forcing moves that quiescence search follows past the depth limit (Gomoku: fours). Empty by default,
     /// which turns quiescence into a plain static evaluation.
     fn noisy_moves(&self, _game: &G, _state: &G::State, _moves: &mut Vec<G::Move>) {}

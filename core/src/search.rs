@@ -103,6 +103,9 @@ pub struct SearchOptions {
     /// off the principal variation, the latest are not searched at all. The one technique here that may change the
     /// root value, traded for depth; off by default, so default searches equal minimax.
     pub late_move_reductions: bool,
+    /// Forcing moves (as [`Evaluator::is_forcing`] says) are searched one ply deeper, up to twice the iteration's
+    /// depth from the root, so that forced sequences are seen to their end. Changes the root value; off by default.
+    pub extensions: bool,
     /// Choose at random among root moves scoring within this margin of the best (0: always the best).
     pub randomness: Score,
     /// The seed for root randomness, so games can be replayed.
@@ -120,6 +123,7 @@ impl Default for SearchOptions {
             quiescence: true,
             exact: false,
             late_move_reductions: false,
+            extensions: false,
             randomness: 0,
             seed: 0,
         }
@@ -218,6 +222,7 @@ impl<G: Game> Searcher<G> {
             nodes: 0,
             aborted: false,
             hit_horizon: false,
+            iteration_depth: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_buffers: vec![Vec::new(); MAX_PLY + 1],
             ordered: vec![Vec::new(); MAX_PLY + 1],
@@ -247,6 +252,8 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     nodes: u64,
     aborted: bool,
     hit_horizon: bool,
+    /// The nominal depth of the current iteration, which bounds extensions.
+    iteration_depth: usize,
     pv: Vec<Vec<G::Move>>,
     move_buffers: Vec<Vec<G::Move>>,
     /// Each ply's moves with their ordering keys and places, handed out best first by [`next_best`].
@@ -369,6 +376,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let mut wins_in_a_row = 0;
         for depth in 1..=max_depth {
             self.hit_horizon = false;
+            self.iteration_depth = depth as usize;
             let nominal = if self.options.exact { EXACT_DEPTH } else { depth as i32 };
             let score = self.aspiration_search(state, nominal, previous);
             if self.aborted {
@@ -601,19 +609,24 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 continue;
             }
             let reduction = if quiet { late_move_reduction(depth, i) } else { 0 };
+            let extended = self.options.extensions
+                && !quiet
+                && ply < 2 * self.iteration_depth
+                && self.evaluator.is_forcing(game, state, mv);
+            let child_depth = depth - 1 + i32::from(extended);
             let undo = game.make(state, mv);
             let value = if i == 0 || !self.options.pvs {
-                -self.negamax(state, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax(state, child_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut probe = alpha + 1;
                 if reduction > 0 {
-                    probe = -self.negamax(state, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                    probe = -self.negamax(state, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
                 }
                 if probe > alpha {
-                    probe = -self.negamax(state, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    probe = -self.negamax(state, child_depth, -alpha - 1, -alpha, ply + 1);
                 }
                 if probe > alpha && probe < beta {
-                    -self.negamax(state, depth - 1, -beta, -alpha, ply + 1)
+                    -self.negamax(state, child_depth, -beta, -alpha, ply + 1)
                 } else {
                     probe
                 }

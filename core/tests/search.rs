@@ -536,3 +536,32 @@ fn a_forced_move_on_the_clock_takes_one_iteration() {
     assert_eq!((r.depth, r.best_move), (1, Some(0)));
     assert!(r.elapsed < Duration::from_secs(1), "{:?}", r.elapsed);
 }
+
+/// [`RandomEval`] that calls every move forcing, so extensions apply everywhere.
+struct AllForcing;
+
+impl Evaluator<RandomTree> for AllForcing {
+    fn evaluate(&self, g: &RandomTree, n: &<RandomTree as Game>::State) -> Score {
+        RandomEval.evaluate(g, n)
+    }
+    fn is_forcing(&self, _g: &RandomTree, _n: &<RandomTree as Game>::State, _mv: u8) -> bool {
+        true
+    }
+}
+
+/// Extensions change nothing where the evaluator calls no move forcing; where every move is, lines are extended
+/// only within twice the nominal depth of the root, so the search finishes with lines of at most three times it.
+#[test]
+fn extensions_deepen_forcing_lines_within_bounds() {
+    let extended = SearchOptions { extensions: true, ..SearchOptions::default() };
+    let tree = RandomTree { seed: 81, max_branching: 3, height: 40 };
+    let root = tree.initial_state();
+    let limits = Limits::depth(4);
+    let plain =
+        Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
+    let inert = Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &extended, &mut |_| {});
+    assert_eq!((inert.nodes, inert.score, inert.best_move), (plain.nodes, plain.score, plain.best_move));
+    let deep = Searcher::new(&tree, 1).search(&tree, &AllForcing, &root, &limits, &extended, &mut |_| {});
+    assert!(deep.nodes > plain.nodes, "{} vs {}", deep.nodes, plain.nodes);
+    assert!(deep.pv.len() > plain.pv.len() && deep.pv.len() <= 12, "{:?}", deep.pv);
+}

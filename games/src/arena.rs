@@ -16,9 +16,11 @@ use crate::engine::Engine;
 /// How a series is played.
 #[derive(Clone, Debug)]
 pub struct SeriesConfig {
-    /// The number of random openings; each is played twice, with the levels' colours swapped.
+    /// The number of openings; each is played twice, with the levels' colours swapped.
     pub openings: usize,
-    /// Plies of each random opening.
+    /// Take the openings from the rule set's balanced suite ([`BoardGame::balanced_openings`]) where it has one.
+    pub balanced: bool,
+    /// Plies of each random opening (where the openings are not from a suite).
     pub opening_plies: usize,
     /// Level A and level B (the same level twice to measure the first player's edge).
     pub levels: [Level; 2],
@@ -156,6 +158,19 @@ pub fn random_opening<G: BoardGame>(game: &G, plies: usize, rng: &mut impl Rng) 
     fallback
 }
 
+/// The openings of a series: with `config.balanced` and a rule set that has a balanced suite, `config.openings` of
+/// the suite in order from a place the seed chooses (wrapping round when the series asks for more than the suite
+/// holds), else random openings of `config.opening_plies`.
+pub fn series_openings<G: BoardGame>(game: &G, config: &SeriesConfig) -> Vec<Vec<G::Move>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let suite = if config.balanced { game.balanced_openings() } else { Vec::new() };
+    if suite.is_empty() {
+        return (0..config.openings).map(|_| random_opening(game, config.opening_plies, &mut rng)).collect();
+    }
+    let start = rng.random_range(0..suite.len());
+    (0..config.openings).map(|i| suite[(start + i) % suite.len()].clone()).collect()
+}
+
 /// Plays one game from `opening`: `first_level` (0 or 1) says which of `levels` moves first.
 pub fn play_game<G: BoardGame>(
     engines: &mut [Engine<G>; 2],
@@ -201,9 +216,7 @@ pub fn run_series<G: BoardGame>(
     stop: &AtomicBool,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> SeriesSummary {
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let openings: Vec<Vec<G::Move>> =
-        (0..config.openings).map(|_| random_opening(game, config.opening_plies, &mut rng)).collect();
+    let openings = series_openings(game, config);
     let next = AtomicUsize::new(0);
     let summary = Mutex::new(SeriesSummary::default());
     let jobs = openings.len() * 2;

@@ -5,8 +5,10 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tabula_core::{Evaluator, Game};
+use tabula_games::gomoku::eval::features;
 use tabula_games::gomoku::patterns::{BLACK, EMPTY, Pattern, WHITE};
-use tabula_games::gomoku::threats::{Flag, makes_open_four, point_value};
+use tabula_games::gomoku::threats::{Flag, makes_open_four};
+use tabula_games::gomoku::values::{Role, point_value};
 use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule};
 
 const FLAGS: [Flag; 4] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
@@ -17,13 +19,16 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
     let threats = state.threats();
     assert_eq!(*threats, game.rebuild_threats(state), "the cache is a function of the board");
     for color in [BLACK, WHITE] {
-        let mut total = 0;
+        let values = game.values().color(usize::from(color - 1));
+        let mut total = [0; 2];
         let mut flagged: [Vec<usize>; 4] = Default::default();
         for &p in game.points() {
             let p = usize::from(p);
             let lines = game.patterns(board, p, color);
             assert_eq!(*threats.lines(p, color), lines);
-            assert_eq!(threats.value(p, color), point_value(&lines));
+            for (role, row) in [(Role::ToMove, &values.to_move), (Role::Waiting, &values.waiting)] {
+                assert_eq!(threats.value(p, color, role), point_value(row, &lines));
+            }
             let empty = board.cells[p] == EMPTY;
             let forbidden = empty && game.forbidden(board, p, color).is_some();
             let expected = [
@@ -42,7 +47,8 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
             let candidate = empty && board.near[p] > 0;
             assert_eq!(threats.is_candidate(p), candidate);
             if candidate {
-                total += point_value(&lines);
+                total[0] += point_value(&values.to_move, &lines);
+                total[1] += point_value(&values.waiting, &lines);
                 for (i, list) in flagged.iter_mut().enumerate() {
                     if expected[i] {
                         list.push(p);
@@ -50,12 +56,23 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
                 }
             }
         }
-        assert_eq!(threats.total(color), total, "total for colour {color}");
+        assert_eq!([threats.total(color, Role::ToMove), threats.total(color, Role::Waiting)], total, "colour {color}");
         for (i, &flag) in FLAGS.iter().enumerate() {
             assert_eq!(threats.flagged(color, flag).collect::<Vec<_>>(), flagged[i], "{flag:?} points");
             assert_eq!(threats.count(color, flag) as usize, flagged[i].len(), "{flag:?} count");
         }
     }
+}
+
+/// Where no five or open four decides it, the evaluation is the values times the features, each colour in its
+/// role: the cache's running totals and a count from scratch agree.
+fn check_evaluation(game: &Gomoku, state: &GomokuState) {
+    let Some([own, other]) = features(game, state) else { return };
+    let mover = game.side_to_move(state).index();
+    let dot = |row: &[i32], counts: &[i32]| row.iter().zip(counts).map(|(v, c)| v * c).sum::<i32>();
+    let expected =
+        dot(&game.values().color(mover).to_move, &own) - dot(&game.values().color(1 - mover).waiting, &other);
+    assert_eq!(GomokuEvaluator.evaluate(game, state), expected);
 }
 
 /// A random move, most often one the engine would consider (so threats arise), else any legal move.
@@ -88,6 +105,7 @@ fn random_games(game: &Gomoku, games: usize, seed: u64) {
                 before.push(state.clone());
                 undos.push(game.make(&mut state, mv));
                 check_against_scan(game, &state);
+                check_evaluation(game, &state);
                 line.push(mv);
             }
             for _ in 1..line.len() {

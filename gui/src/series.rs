@@ -71,7 +71,7 @@ impl GameVisitor for Visit<'_> {
     }
 }
 
-/// Starts a series of `games` games per spec (rounded up to even: each random opening is played twice with colours
+/// Starts a series of `games` games per spec (rounded up to even: each opening is played twice with colours
 /// swapped), both sides at `level`; the finished progress comes back as a message carrying `generation`.
 pub fn start<M: Send + 'static>(
     specs: Vec<(String, MatchSpec)>,
@@ -89,6 +89,7 @@ pub fn start<M: Send + 'static>(
         for (row, (_, spec)) in specs.iter().enumerate() {
             let config = SeriesConfig {
                 openings,
+                balanced: true,
                 opening_plies: 4,
                 levels: [level.clone(), level.clone()],
                 seed: 20_260_101 + row as u64,

@@ -18,6 +18,7 @@ fn series(spec: MatchSpec, strong: &str, weak: &str, opening_plies: usize) -> Se
     let levels = config::default_levels();
     let config = SeriesConfig {
         openings: 4,
+        balanced: false,
         opening_plies,
         levels: [levels.get(strong).expect("level").clone(), levels.get(weak).expect("level").clone()],
         seed: 11,

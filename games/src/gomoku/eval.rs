@@ -2,45 +2,93 @@
 //! (five, open four, four, open three, three) and a threat-based evaluation.
 //!
 //! Everything here reads the state's [`Threats`] cache, which `make` and `unmake` keep up to date: the evaluation is
-//! the difference of the two colours' value totals over the candidate area (the side to move weighted up), unless
-//! a five or an open four decides it. Only Renju needs work per call: Black's strong points that might be
+//! the difference of the two colours' value totals over the candidate area, each colour valued in its role (to
+//! move or waiting, see [`super::values`]), unless a five or an open four decides it. Only Renju needs work per call: Black's strong points that might be
 //! forbidden are checked and, if forbidden, are worth nothing to Black.
 
 use tabula_core::{Evaluator, Score};
 
-use super::patterns::BLACK;
+use super::patterns::{BLACK, Pattern};
 use super::threats::{Flag, Threats};
+use super::values::{self, FEATURES, Role};
 use super::{Gomoku, GomokuState, Move, WinRule, color_of};
 
 /// A position the side to move wins by force (an immediate five, or an open four the opponent cannot answer),
 /// kept well inside the mate bound.
 pub const WIN: Score = 400_000;
 
-/// A point worth at least this to Black is one Renju may forbid (two threes or two fours), so the evaluation
-/// checks it; weaker forbidden points (overlines) keep their small value.
-const STRONG: i32 = 700;
-
-/// A point worth less than this to a colour makes no open three or four for it (see `threats::line_value`): a
-/// move below it for both colours neither makes nor stops a threat.
-const THREAT: i32 = 180;
-
 /// The evaluator the Gomoku AI uses.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GomokuEvaluator;
 
-/// Black's forbidden points as the evaluation sees them: the value Black loses on strong forbidden points, and
-/// whether Black has a legal point that makes an open four.
-fn renju_black(game: &Gomoku, state: &GomokuState) -> (i32, bool) {
+/// Whether a stone there makes an open three or a four on one of its lines.
+fn makes_threat(lines: &[Pattern; 4]) -> bool {
+    lines.iter().any(|&l| l == Pattern::OpenThree || l.is_four() || l == Pattern::Five)
+}
+
+/// Whether Renju may forbid the point for a reason that matters to the evaluation (two threes or two fours; a
+/// forbidden overline point keeps its small value).
+fn strong(lines: &[Pattern; 4]) -> bool {
+    lines.iter().filter(|&&l| l == Pattern::OpenThree || l.is_four()).count() >= 2
+}
+
+/// Black's strong forbidden points (Renju), which are worth nothing to Black.
+fn forbidden_strong_points<'a>(game: &'a Gomoku, state: &'a GomokuState) -> impl Iterator<Item = usize> + 'a {
     let threats = state.threats();
-    let forbidden = |p: usize| !game.legal_for(state, p, BLACK);
-    let lost = threats
+    threats
         .flagged(BLACK, Flag::Forbiddable)
-        .map(|p| (p, threats.value(p, BLACK)))
-        .filter(|&(p, value)| value >= STRONG && forbidden(p))
-        .map(|(_, value)| value)
-        .sum();
-    let open_four = threats.flagged(BLACK, Flag::OpenFour).any(|p| !forbidden(p));
-    (lost, open_four)
+        .filter(move |&p| strong(threats.lines(p, BLACK)) && !game.legal_for(state, p, BLACK))
+}
+
+/// The value Black loses, in `role`, on its strong forbidden points (Renju).
+fn lost_to_forbidden(game: &Gomoku, state: &GomokuState, role: Role) -> i32 {
+    let threats = state.threats();
+    forbidden_strong_points(game, state).map(|p| threats.value(p, BLACK, role)).sum()
+}
+
+/// The evaluation's features, side to move first: per colour, the pattern counts of [`values::add_features`]
+/// summed over the candidate area (less Black's strong forbidden points in Renju), so that the evaluation is
+/// `values(own, to move) . features[0] - values(other, waiting) . features[1]`. `None` where a five or an open four
+/// decides the evaluation instead. For fitting the values; the search reads the same sums from the threat cache.
+#[must_use]
+pub fn features(game: &Gomoku, state: &GomokuState) -> Option<[[i32; FEATURES]; 2]> {
+    let threats = state.threats();
+    let own = color_of(state.side);
+    if decided(game, state).is_some() {
+        return None;
+    }
+    let forbidden: Vec<usize> =
+        if game.win_rule() == WinRule::Renju { forbidden_strong_points(game, state).collect() } else { Vec::new() };
+    let mut counts = [[0; FEATURES]; 2];
+    for (i, color) in [own, 3 - own].into_iter().enumerate() {
+        for p in threats.candidates() {
+            if !(color == BLACK && forbidden.contains(&p)) {
+                values::add_features(threats.lines(p, color), &mut counts[i]);
+            }
+        }
+    }
+    Some(counts)
+}
+
+/// The score when a five or an open four decides the position, else `None`.
+fn decided(game: &Gomoku, state: &GomokuState) -> Option<Score> {
+    let threats = state.threats();
+    let own = color_of(state.side);
+    let their_fives = threats.count(3 - own, Flag::Five);
+    if threats.count(own, Flag::Five) > 0 {
+        return Some(WIN);
+    } else if their_fives >= 2 && game.win_rule() != WinRule::Caro {
+        return Some(-WIN);
+    } else if their_fives >= 1 {
+        // One five to stop (or, in Caro, fives that blocking past an end may still stop).
+        return Some(-WIN / 2);
+    }
+    let own_open_four = if game.win_rule() == WinRule::Renju && own == BLACK {
+        threats.flagged(BLACK, Flag::OpenFour).any(|p| game.legal_for(state, p, BLACK))
+    } else {
+        threats.count(own, Flag::OpenFour) > 0
+    };
+    own_open_four.then_some(WIN / 2)
 }
 
 impl GomokuEvaluator {
@@ -87,27 +135,18 @@ impl GomokuEvaluator {
 
 impl Evaluator<Gomoku> for GomokuEvaluator {
     fn evaluate(&self, game: &Gomoku, state: &GomokuState) -> Score {
+        if let Some(score) = decided(game, state) {
+            return score;
+        }
         let threats = state.threats();
         let own = color_of(state.side);
-        let their_fives = threats.count(3 - own, Flag::Five);
-        if threats.count(own, Flag::Five) > 0 {
-            return WIN;
-        } else if their_fives >= 2 && game.win_rule() != WinRule::Caro {
-            return -WIN;
-        } else if their_fives == 1 {
-            return -WIN / 2;
-        }
-        let mut totals = [threats.total(own), threats.total(3 - own)];
-        let mut own_open_four = threats.count(own, Flag::OpenFour) > 0;
+        let mut totals = [threats.total(own, Role::ToMove), threats.total(3 - own, Role::Waiting)];
         if game.win_rule() == WinRule::Renju {
-            let (lost, open_four) = renju_black(game, state);
             let black = usize::from(own != BLACK);
-            totals[black] -= lost;
-            if own == BLACK {
-                own_open_four = open_four;
-            }
+            let role = if own == BLACK { Role::ToMove } else { Role::Waiting };
+            totals[black] -= lost_to_forbidden(game, state, role);
         }
-        if own_open_four { WIN / 2 } else { (totals[0] * 5 - totals[1] * 4) / 4 }
+        totals[0] - totals[1]
     }
 
     fn search_moves(&self, game: &Gomoku, state: &GomokuState, moves: &mut Vec<Move>) {
@@ -134,13 +173,17 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
     fn move_score(&self, _game: &Gomoku, state: &GomokuState, mv: Move) -> i32 {
         let own = color_of(state.side);
         let threats = state.threats();
-        2 * threats.value(mv.index(), own) + threats.value(mv.index(), 3 - own)
+        2 * threats.value(mv.index(), own, Role::ToMove) + threats.value(mv.index(), 3 - own, Role::ToMove)
     }
 
     fn is_quiet(&self, _game: &Gomoku, state: &GomokuState, mv: Move) -> bool {
         let own = color_of(state.side);
         let threats = state.threats();
-        threats.value(mv.index(), own) < THREAT && threats.value(mv.index(), 3 - own) < THREAT
+        !makes_threat(threats.lines(mv.index(), own)) && !makes_threat(threats.lines(mv.index(), 3 - own))
+    }
+
+    fn is_forcing(&self, _game: &Gomoku, state: &GomokuState, mv: Move) -> bool {
+        makes_threat(state.threats().lines(mv.index(), color_of(state.side)))
     }
 
     fn noisy_moves(&self, game: &Gomoku, state: &GomokuState, moves: &mut Vec<Move>) {

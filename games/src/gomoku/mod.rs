@@ -8,14 +8,18 @@
 pub mod board;
 pub mod datasets;
 pub mod eval;
+pub mod fitting;
 pub mod notation;
 pub mod patterns;
 pub mod psq;
 pub mod renju;
 pub mod rules;
 pub mod threats;
+pub mod values;
 pub mod variants;
 pub mod vcf;
+
+use std::sync::{Arc, OnceLock};
 
 use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player};
 
@@ -26,6 +30,7 @@ use patterns::{BLACK, EMPTY, LineRule, Pattern, WHITE};
 pub use renju::Forbidden;
 pub use rules::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, OpeningRule, WinRule};
 use threats::{Flag, ThreatUndo, Threats};
+use values::RuleValues;
 
 /// A move: the stone placed on one point, stored as the point's padded board index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -93,8 +98,21 @@ pub struct Gomoku {
     /// Per padded cell, the position of the point in `points` (the dense move index).
     dense: Vec<u16>,
     tables: [&'static [Pattern]; 2],
-    summaries: [&'static [threats::Summary]; 2],
+    values: RuleValues,
+    summaries: [Arc<[threats::Summary]>; 2],
     empty: Board,
+}
+
+/// The value-and-flag tables of both colours for `values` under `win`.
+fn summaries(values: &RuleValues, win: WinRule) -> [Arc<[threats::Summary]>; 2] {
+    [threats::summaries(&values.black, win == WinRule::Renju), threats::summaries(&values.white, false)]
+}
+
+/// [`summaries`] of the embedded values, built once per rule.
+fn embedded_summaries(win: WinRule) -> [Arc<[threats::Summary]>; 2] {
+    static TABLES: [OnceLock<[Arc<[threats::Summary]>; 2]>; 4] = [const { OnceLock::new() }; 4];
+    let i = WinRule::ALL.iter().position(|&r| r == win).unwrap_or(0);
+    TABLES[i].get_or_init(|| summaries(values::embedded(win), win)).clone()
 }
 
 /// The colour code of a player's stones.
@@ -151,9 +169,24 @@ impl Gomoku {
         for (i, &p) in points.iter().enumerate() {
             dense[usize::from(p)] = i as u16;
         }
-        let summaries = [threats::summaries(win == WinRule::Renju), threats::summaries(false)];
+        let values = *values::embedded(win);
+        let summaries = embedded_summaries(win);
         let empty = Board::new(&geo);
-        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, dense, tables, summaries, empty })
+        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, dense, tables, values, summaries, empty })
+    }
+
+    /// The same rules evaluated with other pattern values (fitting tries candidates this way).
+    #[must_use]
+    pub fn with_values(mut self, values: RuleValues) -> Gomoku {
+        self.summaries = summaries(&values, self.win);
+        self.values = values;
+        self
+    }
+
+    /// The pattern values the evaluation uses.
+    #[must_use]
+    pub fn values(&self) -> &RuleValues {
+        &self.values
     }
 
     /// The board geometry.
@@ -563,5 +596,48 @@ impl BoardGame for Gomoku {
             GameResult::Draw if state.board.stones == self.points.len() => "board full".to_string(),
             GameResult::Draw => "no legal move for Black".to_string(),
         })
+    }
+
+    fn balanced_openings(&self) -> Vec<Vec<Move>> {
+        match suite_text(self.win, self.size(), self.opening) {
+            // The embedded suites are checked by a test, so a line that failed would be a build from a broken tree.
+            Some(text) => crate::openings::parse_suite(self, text).unwrap_or_default(),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// The embedded balanced opening suite of a win rule, board size and opening rule, where there is one (made by
+/// `tabula-cli openings`, see the README).
+fn suite_text(win: WinRule, size: usize, opening: OpeningRule) -> Option<&'static str> {
+    if size != DEFAULT_SIZE || opening != OpeningRule::Free {
+        return None;
+    }
+    Some(match win {
+        WinRule::Freestyle => include_str!("../../data/openings/gomoku-freestyle-15.txt"),
+        WinRule::ExactFive => include_str!("../../data/openings/gomoku-exact-five-15.txt"),
+        WinRule::Renju => include_str!("../../data/openings/gomoku-renju-15.txt"),
+        WinRule::Caro => include_str!("../../data/openings/gomoku-caro-15.txt"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every rule's embedded suite reads without error, holds a few hundred openings of three stones, and is what
+    /// the arena gets; other sizes have none.
+    #[test]
+    fn the_embedded_opening_suites_are_usable() {
+        for win in WinRule::ALL {
+            let game = Gomoku::new(DEFAULT_SIZE, win).expect("rules");
+            let text = suite_text(win, DEFAULT_SIZE, OpeningRule::Free).expect("a suite");
+            let suite = crate::openings::parse_suite(&game, text).unwrap_or_else(|e| panic!("{win:?}: {e}"));
+            assert!(suite.len() >= 100, "{win:?}: {} openings", suite.len());
+            assert!(suite.iter().all(|o| o.len() == 3), "{win:?}");
+            assert_eq!(game.balanced_openings(), suite);
+        }
+        let small = Gomoku::new(9, WinRule::Freestyle).expect("rules");
+        assert!(small.balanced_openings().is_empty());
     }
 }

@@ -10,12 +10,13 @@
 //! stone back writes them back instead of reading the patterns again. The cache is a pure function of the board:
 //! the tests compare it with [`Threats::new`] and with a plain scan after every move and take-back.
 
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 use super::Gomoku;
 use super::board::{Board, Geometry};
 use super::patterns::{self, EMPTY, HALF, Pattern, WALL, WHITE};
 use super::renju;
+use super::values::{self, ColorValues, Role};
 
 /// A property of a point for one colour, kept as a set of points so it can be counted and listed quickly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,37 +36,6 @@ pub enum Flag {
 const FLAGS: usize = 4;
 const ALL_FLAGS: [Flag; FLAGS] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
 
-/// The value of one line pattern for the stone's owner.
-fn line_value(pattern: Pattern) -> i32 {
-    match pattern {
-        Pattern::Dead | Pattern::Overline => 0,
-        Pattern::One => 2,
-        Pattern::Two => 12,
-        Pattern::Three => 50,
-        Pattern::OpenThree => 180,
-        Pattern::Four => 220,
-        Pattern::DoubleFour | Pattern::OpenFour => 3_000,
-        Pattern::Five => 20_000,
-    }
-}
-
-/// The value of a point for a colour from its four line patterns, with bonuses for the winning combinations.
-#[must_use]
-pub fn point_value(lines: &[Pattern; 4]) -> i32 {
-    let fours = lines.iter().filter(|l| l.is_four()).count();
-    let threes = lines.iter().filter(|&&l| l == Pattern::OpenThree).count();
-    let combo = if fours >= 2 {
-        3_000
-    } else if fours == 1 && threes >= 1 {
-        1_500
-    } else if threes >= 2 {
-        700
-    } else {
-        0
-    };
-    lines.iter().map(|&l| line_value(l)).sum::<i32>() + combo
-}
-
 /// Whether a stone there makes a four the opponent cannot stop with one stone.
 #[must_use]
 pub fn makes_open_four(lines: &[Pattern; 4]) -> bool {
@@ -83,10 +53,10 @@ fn has_flag(lines: &[Pattern; 4], flag: Flag) -> bool {
     }
 }
 
-/// The value and flags (one bit per [`Flag`]) of a combination of four line patterns.
+/// The values (to move, waiting) and flags (one bit per [`Flag`]) of a combination of four line patterns.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Summary {
-    value: i32,
+    value: [i32; 2],
     flags: u8,
 }
 
@@ -98,22 +68,20 @@ fn combination(lines: &[Pattern; 4]) -> usize {
     lines.iter().rev().fold(0, |i, &l| i * KINDS + l as usize)
 }
 
-/// The summaries of every combination of four line patterns, indexed by [`combination`], built on first use. With
-/// `forbiddable` (Renju's Black) they carry the `Forbiddable` flag, otherwise never.
-pub(crate) fn summaries(forbiddable: bool) -> &'static [Summary] {
-    static TABLES: [OnceLock<Box<[Summary]>>; 2] = [OnceLock::new(), OnceLock::new()];
-    TABLES[usize::from(forbiddable)].get_or_init(|| {
-        let mut table = vec![Summary { value: 0, flags: 0 }; KINDS.pow(4)];
-        for i in 0..table.len() {
-            let lines = [0, 1, 2, 3].map(|d| Pattern::ALL[i / KINDS.pow(d) % KINDS]);
-            let flags = ALL_FLAGS
-                .iter()
-                .filter(|&&f| (forbiddable || f != Flag::Forbiddable) && has_flag(&lines, f))
-                .fold(0, |bits, &f| bits | 1 << f as u8);
-            table[combination(&lines)] = Summary { value: point_value(&lines), flags };
-        }
-        table.into_boxed_slice()
-    })
+/// The summaries of every combination of four line patterns for a colour with `values`, indexed by
+/// [`combination`]. With `forbiddable` (Renju's Black) they carry the `Forbiddable` flag, otherwise never.
+pub(crate) fn summaries(values: &ColorValues, forbiddable: bool) -> Arc<[Summary]> {
+    let mut table = vec![Summary { value: [0; 2], flags: 0 }; KINDS.pow(4)];
+    for i in 0..table.len() {
+        let lines = [0, 1, 2, 3].map(|d| Pattern::ALL[i / KINDS.pow(d) % KINDS]);
+        let flags = ALL_FLAGS
+            .iter()
+            .filter(|&&f| (forbiddable || f != Flag::Forbiddable) && has_flag(&lines, f))
+            .fold(0, |bits, &f| bits | 1 << f as u8);
+        let value = [0, 1].map(|role| values::point_value(values.role(role), &lines));
+        table[combination(&lines)] = Summary { value, flags };
+    }
+    table.into()
 }
 
 /// A set of padded cell indices.
@@ -171,11 +139,11 @@ fn ones<I: Iterator<Item = u64>>(words: I) -> Ones<I> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Threats {
     lines: Vec<[[Pattern; 4]; 2]>,
-    values: Vec<[i32; 2]>,
+    values: Vec<[[i32; 2]; 2]>,
     point_flags: Vec<[u8; 2]>,
     flags: [[Bits; FLAGS]; 2],
     candidates: Bits,
-    totals: [i32; 2],
+    totals: [[i32; 2]; 2],
 }
 
 /// Whether the board makes `q` a candidate: empty, with a stone within two steps.
@@ -199,19 +167,19 @@ const LINE_CELLS: usize = 8 * HALF;
 struct Saved {
     q: u16,
     lines: [[Pattern; 4]; 2],
-    values: [i32; 2],
+    values: [[i32; 2]; 2],
     flags: [u8; 2],
 }
 
 impl Saved {
-    const BLANK: Saved = Saved { q: 0, lines: [[Pattern::Dead; 4]; 2], values: [0; 2], flags: [0; 2] };
+    const BLANK: Saved = Saved { q: 0, lines: [[Pattern::Dead; 4]; 2], values: [[0; 2]; 2], flags: [0; 2] };
 }
 
 /// What placing a stone changed in the cache, so that taking it back restores the cache without reading patterns
 /// again (measured faster than re-reading them).
 #[derive(Clone, Debug)]
 pub struct ThreatUndo {
-    totals: [i32; 2],
+    totals: [[i32; 2]; 2],
     len: usize,
     saved: [Saved; LINE_CELLS],
 }
@@ -235,11 +203,11 @@ impl Threats {
         let cells = board.cells.len();
         let mut threats = Threats {
             lines: vec![[[Pattern::Dead; 4]; 2]; cells],
-            values: vec![[0; 2]; cells],
+            values: vec![[[0; 2]; 2]; cells],
             point_flags: vec![[0; 2]; cells],
             flags: std::array::from_fn(|_| std::array::from_fn(|_| Bits::new(cells))),
             candidates: Bits::new(cells),
-            totals: [0; 2],
+            totals: [[0; 2]; 2],
         };
         for &p in game.points() {
             let p = usize::from(p);
@@ -310,7 +278,9 @@ impl Threats {
     fn restate(&mut self, game: &Gomoku, q: usize, c: usize) {
         let Summary { value, flags } = game.summaries[c][combination(&self.lines[q][c])];
         if self.candidates.contains(q) {
-            self.totals[c] += value - self.values[q][c];
+            for ((total, new), old) in self.totals[c].iter_mut().zip(value).zip(self.values[q][c]) {
+                *total += new - old;
+            }
         }
         self.values[q][c] = value;
         self.set_flags(q, c, flags);
@@ -335,7 +305,9 @@ impl Threats {
             self.candidates.set(q, wanted);
             let sign = if wanted { 1 } else { -1 };
             for c in 0..2 {
-                self.totals[c] += sign * self.values[q][c];
+                for role in 0..2 {
+                    self.totals[c][role] += sign * self.values[q][c][role];
+                }
             }
         }
     }
@@ -346,10 +318,10 @@ impl Threats {
         &self.lines[p][slot(color)]
     }
 
-    /// The evaluator's value ([`point_value`]) of the point `p` for `color`.
+    /// The evaluator's value ([`values::point_value`]) of the point `p` for `color` in `role`.
     #[must_use]
-    pub fn value(&self, p: usize, color: u8) -> i32 {
-        self.values[p][slot(color)]
+    pub fn value(&self, p: usize, color: u8, role: Role) -> i32 {
+        self.values[p][slot(color)][role as usize]
     }
 
     /// Whether the point `p` has `flag` for `color`.
@@ -358,10 +330,10 @@ impl Threats {
         self.flags[slot(color)][flag as usize].contains(p)
     }
 
-    /// The sum of the values for `color` over the candidate area.
+    /// The sum of the values for `color` in `role` over the candidate area.
     #[must_use]
-    pub fn total(&self, color: u8) -> i32 {
-        self.totals[slot(color)]
+    pub fn total(&self, color: u8, role: Role) -> i32 {
+        self.totals[slot(color)][role as usize]
     }
 
     /// Whether `p` is in the candidate area.

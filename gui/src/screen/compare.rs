@@ -248,8 +248,9 @@ fn series_view<'a>(
     let mut body = column![
         heading("Computer against computer"),
         text(
-            "Both sides at the same level, from random openings, each played with both colours: the first \
-             player's score shows each rule set's first-move edge (50% is fair), with its 95% interval.",
+            "Both sides at the same level, from each rule set's balanced openings (random ones where it has \
+             none), each played with both colours: the first player's score shows the first-move edge the \
+             openings leave (50% is fair), with its 95% interval.",
         )
         .size(14),
         settings,

@@ -1,0 +1,130 @@
+//! `tabula-cli fit-gomoku`: fits the Gomoku pattern values to the engine's own games (see
+//! `tabula_games::gomoku::fitting`) and writes the values file the engine embeds.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use tabula_core::Level;
+use tabula_games::files;
+use tabula_games::gomoku::fitting::{self, Fit, SelfPlay};
+use tabula_games::gomoku::values::{self, RuleValues, ValuesFile};
+use tabula_games::gomoku::{Gomoku, WinRule};
+
+/// Arguments of `fit-gomoku`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rules to fit, comma-separated (default: all); the others keep their values.
+    #[arg(long, value_delimiter = ',')]
+    rules: Vec<String>,
+    /// Self-play games per rule.
+    #[arg(long, default_value_t = 2_000)]
+    games: usize,
+    /// The search depth of the self-play games.
+    #[arg(long, default_value_t = 3)]
+    depth: u32,
+    /// Root moves within this many points of the best may be chosen, so that games differ.
+    #[arg(long, default_value_t = 100)]
+    randomness: i32,
+    /// Stones of each random opening.
+    #[arg(long, default_value_t = 3)]
+    opening: usize,
+    /// Adam steps (passes over all samples).
+    #[arg(long, default_value_t = 400)]
+    steps: usize,
+    /// Adam's step size, in value units.
+    #[arg(long, default_value_t = 4.0)]
+    rate: f64,
+    /// Start from the hand-set values instead of the embedded ones (the self-play games use them too).
+    #[arg(long)]
+    from_hand: bool,
+    /// The seed of the openings and the randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: the available cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The values file to write (every rule: the fitted ones and the others as embedded).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn bar(len: u64, what: &str) -> Result<ProgressBar, String> {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{prefix:>12}} [{{bar:30}}] {{pos}}/{{len}} {what}, {{elapsed}} (eta {{eta}})"
+        ))
+        .map_err(|e| e.to_string())?
+        .progress_chars("=> "),
+    );
+    Ok(bar)
+}
+
+/// Plays, fits and writes.
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    let rules: Vec<WinRule> = if args.rules.is_empty() {
+        WinRule::ALL.to_vec()
+    } else {
+        args.rules
+            .iter()
+            .map(|id| {
+                WinRule::ALL
+                    .into_iter()
+                    .find(|r| r.id() == id)
+                    .ok_or_else(|| format!("unknown rule `{id}` (known: freestyle, exact-five, renju, caro)"))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let level = Level { randomness: args.randomness, ..Level::custom(args.depth) };
+    if let Some(problem) = level.problem() {
+        return Err(format!("--depth or --randomness: {problem}"));
+    }
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut file: ValuesFile = WinRule::ALL.iter().map(|&r| (r.id().to_string(), *values::embedded(r))).collect();
+    let mut notes = Vec::new();
+    for rule in rules {
+        let mut game = Gomoku::new(15, rule).map_err(|e| e.to_string())?;
+        if args.from_hand {
+            game = game.with_values(RuleValues::hand_set());
+        }
+        let start = *game.values();
+        let spec =
+            SelfPlay { games: args.games, opening: args.opening, level: level.clone(), seed: args.seed, threads };
+        let games = bar(args.games as u64, "games")?;
+        games.set_prefix(rule.name());
+        let samples = fitting::self_play(&game, &spec, &|| games.inc(1));
+        games.finish_and_clear();
+        let steps = bar(args.steps as u64, "steps")?;
+        steps.set_prefix(rule.name());
+        let fit = Fit { steps: args.steps, rate: args.rate, pull: 0.0 };
+        let fitted = fitting::fit(&start, &samples, &fit, &|_| steps.inc(1));
+        steps.finish_and_clear();
+        let (before, after) = (fitting::loss(&start, &samples), fitting::loss(&fitted, &samples));
+        let note = format!(
+            "{}: {} samples from {} games, loss {before:.4} -> {after:.4}",
+            rule.id(),
+            samples.len(),
+            args.games
+        );
+        say!("{note}");
+        notes.push(note);
+        file.insert(rule.id().to_string(), fitted);
+    }
+    let made_by = format!(
+        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {} --steps {} --rate {}{} --seed {} \
+         (the rules not listed kept their values)\n# {}",
+        args.games,
+        args.depth,
+        args.randomness,
+        args.opening,
+        args.steps,
+        args.rate,
+        if args.from_hand { " --from-hand" } else { "" },
+        args.seed,
+        notes.join("\n# ")
+    );
+    files::write_atomic(&args.out, values::format(&file, &made_by))?;
+    say!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,232 @@
+//! The evaluation's pattern values: what a point is worth to a colour, from the line patterns a stone there would
+//! make, separately for the side to move and the side waiting (an open three of the side to move is nearly a win,
+//! the waiting side's is a threat to answer), per colour and win rule.
+//!
+//! The values are fitted to game results (`tabula-cli fit-gomoku`, Texel's method) and kept in
+//! `games/data/gomoku-values.toml`, which is embedded in the binaries and checked when first used. Fives are not
+//! fitted: a five point decides the position before values count, and its fixed value keeps it first in move
+//! ordering.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::WinRule;
+use super::patterns::Pattern;
+
+/// The number of fitted features: seven line patterns and three combinations of lines.
+pub const FEATURES: usize = 10;
+
+/// The features' names, in index order, as the values file lists them.
+pub const FEATURE_NAMES: [&str; FEATURES] =
+    ["one", "two", "three", "open-three", "four", "double-four", "open-four", "four-four", "four-three", "three-three"];
+
+/// The fixed value of a point that completes a five.
+pub const FIVE: i32 = 20_000;
+
+/// The largest value a fitted feature may have, so that a sum over the board stays far from the win scores.
+pub const LIMIT: i32 = 10_000;
+
+/// Whose turn it is, as a colour's values see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The colour is to move.
+    ToMove = 0,
+    /// The other colour is to move.
+    Waiting = 1,
+}
+
+/// The values a colour gets in one role.
+pub type Row = [i32; FEATURES];
+
+/// One colour's values: when it is to move and when it waits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ColorValues {
+    /// The values while this colour is to move.
+    pub to_move: Row,
+    /// The values while the other colour is to move.
+    pub waiting: Row,
+}
+
+impl ColorValues {
+    /// The values of one role: 0 to move, 1 waiting.
+    #[must_use]
+    pub fn role(&self, role: usize) -> &Row {
+        if role == 0 { &self.to_move } else { &self.waiting }
+    }
+}
+
+/// The values of both colours under one win rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleValues {
+    /// Black's (the first player's) values.
+    pub black: ColorValues,
+    /// White's values.
+    pub white: ColorValues,
+}
+
+impl RuleValues {
+    /// The hand-set values the fits start from, the same for both colours: the side to move's worth five quarters
+    /// of the waiting side's.
+    #[must_use]
+    pub fn hand_set() -> RuleValues {
+        let waiting = [2, 12, 50, 180, 220, 3_000, 3_000, 3_000, 1_500, 700];
+        let to_move = waiting.map(|v| (v * 5 + 2) / 4);
+        let color = ColorValues { to_move, waiting };
+        RuleValues { black: color, white: color }
+    }
+
+    /// A colour's values by slot (0 Black, 1 White).
+    #[must_use]
+    pub fn color(&self, slot: usize) -> &ColorValues {
+        if slot == 0 { &self.black } else { &self.white }
+    }
+
+    /// A colour's values by slot, to change.
+    pub fn color_mut(&mut self, slot: usize) -> &mut ColorValues {
+        if slot == 0 { &mut self.black } else { &mut self.white }
+    }
+}
+
+/// Every rule's values, as the values file holds them (keyed by [`WinRule::id`]).
+pub type ValuesFile = BTreeMap<String, RuleValues>;
+
+/// A values file that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValuesError {
+    /// Not TOML of the expected shape.
+    #[error("{0}")]
+    Syntax(String),
+    /// A rule is missing.
+    #[error("no values for the rule `{0}`")]
+    Missing(&'static str),
+    /// A section names no known rule.
+    #[error("unknown rule `{0}` (known: freestyle, exact-five, renju, caro)")]
+    Unknown(String),
+    /// A value beyond [`LIMIT`].
+    #[error("{rule}: the value of {feature} is {value}, beyond ±{LIMIT}")]
+    Range {
+        /// The rule.
+        rule: String,
+        /// The feature's name.
+        feature: &'static str,
+        /// The value found.
+        value: i32,
+    },
+}
+
+/// Reads and checks a values file: every rule present, every value within [`LIMIT`].
+pub fn parse(text: &str) -> Result<ValuesFile, ValuesError> {
+    let file: ValuesFile = toml::from_str(text).map_err(|e| ValuesError::Syntax(e.to_string()))?;
+    for rule in file.keys() {
+        if !WinRule::ALL.iter().any(|r| r.id() == rule) {
+            return Err(ValuesError::Unknown(rule.clone()));
+        }
+    }
+    for rule in WinRule::ALL {
+        let values = file.get(rule.id()).ok_or(ValuesError::Missing(rule.id()))?;
+        for color in [values.black, values.white] {
+            for (i, &value) in color.to_move.iter().chain(&color.waiting).enumerate() {
+                if value.abs() > LIMIT {
+                    let feature = FEATURE_NAMES[i % FEATURES];
+                    return Err(ValuesError::Range { rule: rule.id().into(), feature, value });
+                }
+            }
+        }
+    }
+    Ok(file)
+}
+
+/// Writes a values file, with a header that says what it is and how it was made.
+#[must_use]
+pub fn format(file: &ValuesFile, made_by: &str) -> String {
+    let mut text = format!(
+        "# Gomoku pattern values per rule, colour and role, in the feature order\n# {}.\n# {made_by}\n\n",
+        FEATURE_NAMES.join(", ")
+    );
+    text.push_str(&toml::to_string(file).unwrap_or_default());
+    text
+}
+
+/// The values file the engine plays with.
+static EMBEDDED: &str = include_str!("../../data/gomoku-values.toml");
+
+/// The embedded values of `rule`; the hand-set values if the embedded file were unusable (a test keeps it usable).
+#[must_use]
+pub fn embedded(rule: WinRule) -> &'static RuleValues {
+    static FILE: OnceLock<Option<ValuesFile>> = OnceLock::new();
+    static HAND: OnceLock<RuleValues> = OnceLock::new();
+    FILE.get_or_init(|| parse(EMBEDDED).ok())
+        .as_ref()
+        .and_then(|file| file.get(rule.id()))
+        .unwrap_or_else(|| HAND.get_or_init(RuleValues::hand_set))
+}
+
+/// Adds the features of one point (the four line patterns a stone there makes) to `counts`.
+pub fn add_features(lines: &[Pattern; 4], counts: &mut [i32; FEATURES]) {
+    let mut fours = 0;
+    let mut threes = 0;
+    for &line in lines {
+        let feature = match line {
+            Pattern::One => 0,
+            Pattern::Two => 1,
+            Pattern::Three => 2,
+            Pattern::OpenThree => 3,
+            Pattern::Four => 4,
+            Pattern::DoubleFour => 5,
+            Pattern::OpenFour => 6,
+            Pattern::Dead | Pattern::Five | Pattern::Overline => continue,
+        };
+        counts[feature] += 1;
+        fours += i32::from(line.is_four());
+        threes += i32::from(line == Pattern::OpenThree);
+    }
+    if fours >= 2 {
+        counts[7] += 1;
+    } else if fours == 1 && threes >= 1 {
+        counts[8] += 1;
+    } else if threes >= 2 {
+        counts[9] += 1;
+    }
+}
+
+/// The value of a point with these line patterns in one role.
+#[must_use]
+pub fn point_value(row: &Row, lines: &[Pattern; 4]) -> i32 {
+    let mut counts = [0; FEATURES];
+    add_features(lines, &mut counts);
+    let fives = lines.iter().filter(|&&l| l == Pattern::Five).count() as i32;
+    fives * FIVE + counts.iter().zip(row).map(|(c, v)| c * v).sum::<i32>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_values_are_usable_and_a_bad_file_says_why() {
+        let file = parse(EMBEDDED).expect("the embedded values file");
+        assert_eq!(file.len(), WinRule::ALL.len());
+        let again = parse(&format(&file, "test")).expect("written values read back");
+        assert_eq!(again, file);
+        let mut broken = file.clone();
+        broken.get_mut("caro").expect("caro").white.waiting[3] = LIMIT + 1;
+        let error = parse(&format(&broken, "test")).expect_err("out of range");
+        assert!(error.to_string().contains("open-three"), "{error}");
+        broken.remove("caro");
+        assert_eq!(parse(&format(&broken, "test")), Err(ValuesError::Missing("caro")));
+        assert!(matches!(parse("[freestyle]\nblack = 3\n"), Err(ValuesError::Syntax(_))));
+    }
+
+    #[test]
+    fn the_hand_set_values_are_the_old_point_values() {
+        let row = RuleValues::hand_set().black.waiting;
+        let lines = [Pattern::OpenThree, Pattern::OpenThree, Pattern::Two, Pattern::Dead];
+        assert_eq!(point_value(&row, &lines), 180 + 180 + 12 + 700);
+        let lines = [Pattern::Four, Pattern::OpenThree, Pattern::Five, Pattern::One];
+        assert_eq!(point_value(&row, &lines), 220 + 180 + FIVE + 2 + 1_500);
+    }
+}
