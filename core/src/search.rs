@@ -294,6 +294,26 @@ fn next_best<M: Copy>(keyed: &mut [(u64, u32, M)], i: usize) -> M {
     keyed[i].2
 }
 
+/// The bound a fail-soft node's `best` value proves, searched in the window (`alpha`, `beta`).
+fn proven_bound(best: Score, alpha: Score, beta: Score) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Whether a stored `value` with `bound` settles a node searched in the window (`alpha`, `beta`).
+fn decides(bound: Bound, value: Score, alpha: Score, beta: Score) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => value >= beta,
+        Bound::Upper => value <= alpha,
+    }
+}
+
 /// The score of a finished game from the view of `side`, `ply` plies from the root.
 fn terminal_score(outcome: Outcome, side: Player, ply: u32, exact: bool) -> Score {
     if exact && outcome.margin.is_some() {
@@ -566,12 +586,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         {
             table_move = entry.best_move;
             let value = score::from_table(entry.score, ply as u32);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-            };
-            if !is_pv && entry.depth >= stored_depth && usable {
+            if !is_pv && entry.depth >= stored_depth && decides(entry.bound, value, alpha, beta) {
                 // Only entries whose subtree reached the end of every line are proven.
                 if entry.depth < EXACT_DEPTH {
                     self.hit_horizon = true;
@@ -657,13 +672,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
 
         // Step 9. Store the result with the bound it proves.
         if self.options.transposition_table {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = proven_bound(best, original_alpha, beta);
             self.searcher.table.store(key, best_move, score::to_table(best, ply as u32), stored_depth, bound);
         }
         best
@@ -679,12 +688,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let mut deeper_entry = false;
         if use_table && let Some(entry) = self.searcher.table.probe(key) {
             let value = score::from_table(entry.score, ply as u32);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-            };
-            if entry.depth >= 0 && usable {
+            if entry.depth >= 0 && decides(entry.bound, value, alpha, beta) {
                 return value;
             }
             deeper_entry = entry.depth > 0;
@@ -732,13 +736,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         }
         self.ordered[ply] = ordered;
         if use_table && !deeper_entry {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = proven_bound(best, original_alpha, beta);
             self.searcher.table.store(key, best_move, score::to_table(best, ply as u32), 0, bound);
         }
         best
