@@ -76,6 +76,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             })
             .collect::<Result<_, _>>()?
     };
+    if args.games == 0 || args.steps == 0 {
+        return Err("--games and --steps must be at least 1".into());
+    }
     let level = Level { randomness: args.randomness, ..Level::custom(args.depth) };
     if let Some(problem) = level.problem() {
         return Err(format!("--depth or --randomness: {problem}"));
@@ -112,8 +115,8 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         file.insert(rule.id().to_string(), fitted);
     }
     let made_by = format!(
-        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {} --steps {} --rate {}{} --seed {} \
-         (the rules not listed kept their values)\n# {}",
+        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {} --steps {} --rate {}{} \
+         --seed {} (the rules not listed kept their values)\n# {}",
         args.games,
         args.depth,
         args.randomness,
@@ -124,7 +127,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         args.seed,
         notes.join("\n# ")
     );
-    files::write_atomic(&args.out, values::format(&file, &made_by))?;
+    files::write_atomic(&args.out, values::format(&file, &made_by)?)?;
     say!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -471,10 +471,13 @@ proptest! {
     }
 }
 
-/// [`RandomEval`] that calls every move quiet, so late-move reductions and pruning apply everywhere.
-struct AllQuiet;
+/// [`RandomEval`] that calls every move quiet or every move forcing, so reductions or extensions apply everywhere.
+struct Marking {
+    quiet: bool,
+    forcing: bool,
+}
 
-impl Evaluator<RandomTree> for AllQuiet {
+impl Evaluator<RandomTree> for Marking {
     fn evaluate(&self, g: &RandomTree, n: &<RandomTree as Game>::State) -> Score {
         RandomEval.evaluate(g, n)
     }
@@ -482,7 +485,10 @@ impl Evaluator<RandomTree> for AllQuiet {
         RandomEval.move_score(g, n, mv)
     }
     fn is_quiet(&self, _g: &RandomTree, _n: &<RandomTree as Game>::State, _mv: u8) -> bool {
-        true
+        self.quiet
+    }
+    fn is_forcing(&self, _g: &RandomTree, _n: &<RandomTree as Game>::State, _mv: u8) -> bool {
+        self.forcing
     }
 }
 
@@ -503,7 +509,14 @@ fn late_move_reductions_apply_only_to_quiet_moves() {
             Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
         let inert = Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &reduced, &mut |_| {});
         assert_eq!((inert.nodes, inert.score, inert.best_move), (plain.nodes, plain.score, plain.best_move));
-        let quiet = Searcher::new(&tree, 1).search(&tree, &AllQuiet, &root, &limits, &reduced, &mut |_| {});
+        let quiet = Searcher::new(&tree, 1).search(
+            &tree,
+            &Marking { quiet: true, forcing: false },
+            &root,
+            &limits,
+            &reduced,
+            &mut |_| {},
+        );
         let mut moves = Vec::new();
         tree.legal_moves(&root, &mut moves);
         assert!(moves.contains(&quiet.best_move.expect("a move")), "seed {seed}");
@@ -537,18 +550,6 @@ fn a_forced_move_on_the_clock_takes_one_iteration() {
     assert!(r.elapsed < Duration::from_secs(1), "{:?}", r.elapsed);
 }
 
-/// [`RandomEval`] that calls every move forcing, so extensions apply everywhere.
-struct AllForcing;
-
-impl Evaluator<RandomTree> for AllForcing {
-    fn evaluate(&self, g: &RandomTree, n: &<RandomTree as Game>::State) -> Score {
-        RandomEval.evaluate(g, n)
-    }
-    fn is_forcing(&self, _g: &RandomTree, _n: &<RandomTree as Game>::State, _mv: u8) -> bool {
-        true
-    }
-}
-
 /// Extensions change nothing where the evaluator calls no move forcing; where every move is, lines are extended
 /// only within twice the nominal depth of the root, so the search finishes with lines of at most three times it.
 #[test]
@@ -561,7 +562,14 @@ fn extensions_deepen_forcing_lines_within_bounds() {
         Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
     let inert = Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &extended, &mut |_| {});
     assert_eq!((inert.nodes, inert.score, inert.best_move), (plain.nodes, plain.score, plain.best_move));
-    let deep = Searcher::new(&tree, 1).search(&tree, &AllForcing, &root, &limits, &extended, &mut |_| {});
+    let deep = Searcher::new(&tree, 1).search(
+        &tree,
+        &Marking { quiet: false, forcing: true },
+        &root,
+        &limits,
+        &extended,
+        &mut |_| {},
+    );
     assert!(deep.nodes > plain.nodes, "{} vs {}", deep.nodes, plain.nodes);
     assert!(deep.pv.len() > plain.pv.len() && deep.pv.len() <= 12, "{:?}", deep.pv);
 }

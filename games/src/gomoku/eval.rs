@@ -3,8 +3,8 @@
 //!
 //! Everything here reads the state's [`Threats`] cache, which `make` and `unmake` keep up to date: the evaluation is
 //! the difference of the two colours' value totals over the candidate area, each colour valued in its role (to
-//! move or waiting, see [`super::values`]), unless a five or an open four decides it. Only Renju needs work per call: Black's strong points that might be
-//! forbidden are checked and, if forbidden, are worth nothing to Black.
+//! move or waiting, see [`super::values`]), unless a five or an open four decides it. Only Renju needs work per
+//! call: Black's strong points that might be forbidden are checked and, if forbidden, are worth nothing to Black.
 
 use tabula_core::{Evaluator, Score};
 

@@ -61,7 +61,8 @@ pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) ->
                 })
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+        // A worker's panic is the caller's: no game may go missing quietly.
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
     per_game.sort_by_key(|(i, _)| *i);
     per_game.into_iter().flat_map(|(_, samples)| samples).collect()

@@ -141,14 +141,13 @@ pub fn parse(text: &str) -> Result<ValuesFile, ValuesError> {
 }
 
 /// Writes a values file, with a header that says what it is and how it was made.
-#[must_use]
-pub fn format(file: &ValuesFile, made_by: &str) -> String {
+pub fn format(file: &ValuesFile, made_by: &str) -> Result<String, String> {
     let mut text = format!(
         "# Gomoku pattern values per rule, colour and role, in the feature order\n# {}.\n# {made_by}\n\n",
         FEATURE_NAMES.join(", ")
     );
-    text.push_str(&toml::to_string(file).unwrap_or_default());
-    text
+    text.push_str(&toml::to_string(file).map_err(|e| format!("cannot write the values: {e}"))?);
+    Ok(text)
 }
 
 /// The values file the engine plays with.
@@ -210,14 +209,14 @@ mod tests {
     fn the_embedded_values_are_usable_and_a_bad_file_says_why() {
         let file = parse(EMBEDDED).expect("the embedded values file");
         assert_eq!(file.len(), WinRule::ALL.len());
-        let again = parse(&format(&file, "test")).expect("written values read back");
+        let again = parse(&format(&file, "test").expect("format")).expect("written values read back");
         assert_eq!(again, file);
         let mut broken = file.clone();
         broken.get_mut("caro").expect("caro").white.waiting[3] = LIMIT + 1;
-        let error = parse(&format(&broken, "test")).expect_err("out of range");
+        let error = parse(&format(&broken, "test").expect("format")).expect_err("out of range");
         assert!(error.to_string().contains("open-three"), "{error}");
         broken.remove("caro");
-        assert_eq!(parse(&format(&broken, "test")), Err(ValuesError::Missing("caro")));
+        assert_eq!(parse(&format(&broken, "test").expect("format")), Err(ValuesError::Missing("caro")));
         assert!(matches!(parse("[freestyle]\nblack = 3\n"), Err(ValuesError::Syntax(_))));
     }
 
