@@ -17,6 +17,9 @@ pub struct Args {
     /// Only this game (gomoku or othello); both by default.
     #[arg(long)]
     game: Option<String>,
+    /// Search threads; with more than one, node counts (and so the signature) vary from run to run.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=512))]
+    threads: u16,
 }
 
 /// The benchmark positions: a rule set and the moves that lead to each position.
@@ -55,6 +58,7 @@ struct Measured {
 struct Bench {
     moves: &'static [&'static str],
     depth: u32,
+    threads: usize,
 }
 
 impl GameVisitor for Bench {
@@ -69,6 +73,7 @@ impl GameVisitor for Bench {
                 game.make(&mut state, mv);
             }
             let mut searcher = Searcher::new(&game, 16);
+            searcher.set_threads(self.threads);
             let options = SearchOptions { seed: 1, ..SearchOptions::default() };
             let clock = Instant::now();
             let r = searcher.search(&game, &evaluator, &state, &Limits::depth(self.depth), &options, &mut |_| {});
@@ -98,8 +103,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         let (rule_set, default_depth, moves) = positions(game);
         let depth = args.depth.unwrap_or(default_depth);
         let spec = MatchSpec { game, rule_set: rule_set.to_string(), board_size: None };
-        let results = spec.visit(Bench { moves, depth })??;
-        say!("{} ({}), depth {depth}", game.name(), spec.rule_set_name());
+        let results = spec.visit(Bench { moves, depth, threads: usize::from(args.threads) })??;
+        let threads = if args.threads > 1 { format!(", {} threads", args.threads) } else { String::new() };
+        say!("{} ({}), depth {depth}{threads}", game.name(), spec.rule_set_name());
         for (i, r) in results.iter().enumerate() {
             say!(
                 "  position {}: {:>10} nodes {:>8.3} s {:>10.0} nodes/s  score {:+}",

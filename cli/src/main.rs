@@ -63,17 +63,23 @@ enum Command {
         /// Play at this configured level (Beginner ... Expert, with its time limit) instead of `set depth`.
         #[arg(long)]
         level: Option<String>,
+        /// Search threads (default: every core but one).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=512))]
+        threads: Option<u16>,
     },
 }
 
 /// Runs the NBoard protocol, at a configured level when one is named.
-fn nboard(level: Option<&str>) -> Result<ExitCode, String> {
+fn nboard(level: Option<&str>, threads: Option<u16>) -> Result<ExitCode, String> {
     let level = match level {
         Some(name) => Some(arena::find_level(&tabula_games::config::load_levels().map_err(|e| e.to_string())?, name)?),
         None => None,
     };
     let stdin = std::io::BufReader::new(std::io::stdin());
-    tabula_cli::nboard::run(stdin, std::io::stdout(), level).map(|()| ExitCode::SUCCESS).map_err(|e| e.to_string())
+    let threads = threads.map_or_else(tabula_games::engine::default_threads, usize::from);
+    tabula_cli::nboard::run(stdin, std::io::stdout(), level, threads)
+        .map(|()| ExitCode::SUCCESS)
+        .map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
@@ -87,7 +93,7 @@ fn main() -> ExitCode {
         Command::Openings(args) => openings::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Train(args) => train::run(&args),
-        Command::Nboard { level } => nboard(level.as_deref()),
+        Command::Nboard { level, threads } => nboard(level.as_deref(), threads),
     };
     match outcome {
         Ok(code) => code,

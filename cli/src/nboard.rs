@@ -48,11 +48,20 @@ struct GameClock {
 const CLOCK_MARGIN_MS: u64 = 50;
 
 impl Session {
-    fn new(interrupt: Arc<AtomicBool>, fixed: Option<Level>) -> Session {
+    fn new(interrupt: Arc<AtomicBool>, fixed: Option<Level>, threads: usize) -> Session {
         let game = Othello::new(othello::Rules::default());
         let start = game.initial_state();
-        let engine = Engine::new(game.clone());
+        let mut engine = Engine::new(game.clone());
+        engine.set_threads(threads);
         Session { engine, position: start.clone(), start, game, depth: DEFAULT_DEPTH, fixed, interrupt, clock: None }
+    }
+
+    /// A fresh engine for `game` (a new board size, or a position that failed to load), searching on as many
+    /// threads as the old one.
+    fn replace_engine(&mut self, game: &Othello) {
+        let threads = self.engine.threads();
+        self.engine = Engine::new(game.clone());
+        self.engine.set_threads(threads);
     }
 
     /// The fixed level, or the one for the current depth: search `depth` plies, solve exactly from twice as many
@@ -121,7 +130,7 @@ impl Session {
             .map_err(|e| format!("GGF board: {e}"))?;
         let previous = (self.game.clone(), self.start.clone(), self.position.clone());
         if game.size() != self.game.size() {
-            self.engine = Engine::new(game.clone());
+            self.replace_engine(&game);
         }
         self.game = game;
         self.start = start.clone();
@@ -134,7 +143,7 @@ impl Session {
             if let Err(e) = self.play(&format!("{mv}//{}", spent as f64 / 1000.0)) {
                 (self.game, self.start, self.position) = previous;
                 self.clock = clock;
-                self.engine = Engine::new(self.game.clone());
+                self.replace_engine(&self.game.clone());
                 return Err(format!("GGF move {}: {e}", i + 1));
             }
         }
@@ -224,11 +233,17 @@ fn nboard_move(name: &str) -> String {
 }
 
 /// Runs the protocol until `quit` or the end of input. The input is read on its own thread, so that a `ping` or
-/// `quit` can stop a search while it runs. A `level`, when given, is played instead of `set depth`'s.
-pub fn run(input: impl BufRead + Send + 'static, mut out: impl Write, level: Option<Level>) -> std::io::Result<()> {
+/// `quit` can stop a search while it runs. A `level`, when given, is played instead of `set depth`'s; searches use
+/// `threads` threads.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut out: impl Write,
+    level: Option<Level>,
+    threads: usize,
+) -> std::io::Result<()> {
     let interrupt = Arc::new(AtomicBool::new(false));
     let lines = read_lines(input, interrupt.clone());
-    let mut session = Session::new(interrupt, level);
+    let mut session = Session::new(interrupt, level, threads);
     for (line, interrupts) in lines.iter() {
         if interrupts {
             lines.interrupt_read();
@@ -363,13 +378,13 @@ mod tests {
 
     fn talk(lines: &str) -> String {
         let mut out = Vec::new();
-        run(std::io::Cursor::new(lines.to_string()), &mut out, None).expect("runs");
+        run(std::io::Cursor::new(lines.to_string()), &mut out, None, 1).expect("runs");
         String::from_utf8(out).expect("utf-8")
     }
 
     #[test]
     fn a_fixed_level_replaces_set_depth() {
-        let mut s = Session::new(Arc::default(), Some(Level::custom(3)));
+        let mut s = Session::new(Arc::default(), Some(Level::custom(3)), 1);
         s.depth = 40;
         assert_eq!(s.level(), Level::custom(3));
         s.fixed = None;
@@ -384,7 +399,7 @@ mod tests {
 
     #[test]
     fn moves_and_ggf_with_passes_set_the_position() {
-        let mut s = Session::new(Arc::default(), None);
+        let mut s = Session::new(Arc::default(), None, 1);
         s.play("F5").expect("legal");
         s.play("d6/0.5/1.2").expect("legal with annotations");
         assert_eq!(s.game.side_to_move(&s.position), Player::First);
@@ -411,7 +426,7 @@ mod tests {
     #[test]
     fn the_game_clock_bounds_a_deep_search() {
         let start = "---------------------------O*------*O---------------------------";
-        let mut s = Session::new(Arc::default(), None);
+        let mut s = Session::new(Arc::default(), None, 1);
         s.depth = 30;
         s.set_game(&format!("(;GM[Othello]TI[1:00]BO[8 {start} *]B[f5//20];)")).expect("valid");
         // White to move with 59 empties: its whole minute for its 29 moves to come.

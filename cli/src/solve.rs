@@ -22,6 +22,9 @@ pub struct Args {
     /// machine's memory).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
     solver_mb: u32,
+    /// Search threads, sharing both tables.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=512))]
+    threads: u16,
 }
 
 /// One position of the file with its expected best moves and score.
@@ -98,6 +101,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         // 16-byte entries: 2^16 of them per megabyte.
         let evaluator = OthelloEval::exact(&game, args.solver_mb.ilog2() + 16);
         let mut searcher = Searcher::new(&game, args.hash_mb as usize);
+        searcher.set_threads(usize::from(args.threads));
         let clock = Instant::now();
         let result = searcher.search(&game, &evaluator, &problem.position, &Limits::default(), &options, &mut |_| {});
         let seconds = clock.elapsed().as_secs_f64();

@@ -50,7 +50,7 @@ fn session_with_a_ggf_game_with_a_pass_hint_and_move() {
     }
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
-        .arg("nboard")
+        .args(["nboard", "--threads", "2"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -387,7 +387,8 @@ fn yixin_board_extensions() {
     let said = brain.lines.recv_timeout(Duration::from_secs(5)).expect("an answer");
     assert_eq!(said, "MESSAGE the transposition table is cleared");
 
-    // A long think, stopped by yxstop, after MESSAGE lines that show the search.
+    // A long think on two threads, stopped by yxstop, after MESSAGE lines that show the search.
+    brain.send("INFO thread_num 2");
     brain.send("INFO timeout_turn 60000");
     brain.send("INFO max_depth 3");
     brain.send("BOARD");

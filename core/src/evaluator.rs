@@ -3,8 +3,9 @@
 use crate::game::Game;
 use crate::score::Score;
 
-/// Static judgement of positions, separate from the rules so one game can have several evaluators.
-pub trait Evaluator<G: Game> {
+/// Static judgement of positions, separate from the rules so one game can have several evaluators. Shared by the
+/// threads of a search, so any tables it fills must be safe to share (atomics, as the Othello solver's).
+pub trait Evaluator<G: Game>: Sync {
     /// The value of a live position from the view of the side to move; positive is good for it. Keep it well
     /// inside `±score::MATE_BOUND`.
     fn evaluate(&self, game: &G, state: &G::State) -> Score;

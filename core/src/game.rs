@@ -98,9 +98,9 @@ impl MoveParseError {
 /// The rules of a game, as a value.
 ///
 /// The rules object holds the variant (board size, win rule, start position) and precomputed tables (Zobrist keys,
-/// masks) and is shared by reference; the state is plain data. Switching variants at run time means building
-/// another rules value, so the searcher and the GUI stay generic.
-pub trait Game {
+/// masks) and is shared by reference, also between the threads of a search; the state is plain data. Switching
+/// variants at run time means building another rules value, so the searcher and the GUI stay generic.
+pub trait Game: Sync {
     /// A position, including the side to move and the incremental hash.
     type State: Clone + Debug + PartialEq + Send + Sync;
     /// A move; a pass is an explicit move in games that have one.
@@ -136,10 +136,11 @@ pub trait Game {
     /// The 64-bit Zobrist hash of the state, maintained incrementally by `make` and `unmake`.
     fn hash(&self, state: &Self::State) -> u64;
 
-    /// A dense index of `mv` in `0..self.move_index_count()`, for history and killer tables.
+    /// A dense index of `mv` in `0..self.move_index_count()`, for history tables and the transposition table
+    /// (which stores moves by index: the moves of one position must have distinct indices).
     fn move_index(&self, mv: Self::Move) -> usize;
 
-    /// The number of distinct move indices.
+    /// The number of distinct move indices (at most 65,535).
     fn move_index_count(&self) -> usize;
 
     /// An upper bound on the number of moves until the game ends, where the game knows one cheaply (Othello: the

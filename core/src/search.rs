@@ -5,7 +5,7 @@
 //! variation search, cutoff bookkeeping, table store.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::evaluator::Evaluator;
 use crate::game::{Game, GameResult, Outcome, Player};
 use crate::score::{self, INFINITY, Score};
-use crate::table::{Bound, TranspositionTable};
+use crate::table::{Bound, MAX_MOVE_INDEX, TranspositionTable};
 
 /// The deepest ply the searcher will reach, quiescence included.
 pub const MAX_PLY: usize = 128;
@@ -169,32 +169,99 @@ pub struct SearchResult<M> {
 }
 
 /// A reusable searcher for one game: it keeps the transposition table and move-ordering tables between searches.
+///
+/// With more than one thread it searches Lazy SMP style: every thread searches the same root, sharing only the
+/// lock-free transposition table, so what one thread learns cuts the others' trees short. Helper threads differ
+/// from the main one in which iterations they search (some skip depths, so they run ahead) and, in exact mode,
+/// in which root move they try first; the main thread's result is the answer, and its end stops the helpers.
+/// With one thread the search is exactly the single-threaded one.
 pub struct Searcher<G: Game> {
-    table: TranspositionTable<G::Move>,
-    history: Vec<i32>,
-    killers: Vec<[Option<G::Move>; 2]>,
+    table: TranspositionTable,
+    /// One per thread, the main thread's first.
+    workers: Vec<Worker<G>>,
     last_search_exact: bool,
 }
 
+/// A thread's own move-ordering tables.
+struct Worker<G: Game> {
+    history: Vec<i32>,
+    killers: Vec<[Option<G::Move>; 2]>,
+}
+
+impl<G: Game> Clone for Worker<G> {
+    fn clone(&self) -> Self {
+        Worker { history: self.history.clone(), killers: self.killers.clone() }
+    }
+}
+
+impl<G: Game> Worker<G> {
+    fn new(game: &G) -> Self {
+        Worker { history: vec![0; game.move_index_count() * 2], killers: vec![[None, None]; MAX_PLY + 1] }
+    }
+}
+
+/// What the threads of one search share besides the table.
+struct Shared {
+    /// Set when the main thread is done, to stop the helpers.
+    done: AtomicBool,
+    /// Nodes counted by all threads, each adding its own in batches (only with helpers).
+    nodes: AtomicU64,
+    /// Whether helper threads run.
+    parallel: bool,
+}
+
+/// The skipped iterations of the first helper threads (Stockfish's skip blocks): helper `i` searches depth `d`
+/// only when `(d + phase) / size` is even, so half the helpers run a ply or more ahead of the main thread and
+/// they spread over different depths.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Whether helper thread `helper` (1-based) skips the iteration of `depth`.
+fn helper_skips(helper: usize, depth: u32) -> bool {
+    let i = (helper - 1) % SKIP_SIZE.len();
+    (depth + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
+}
+
 impl<G: Game> Searcher<G> {
-    /// A searcher with a transposition table of about `table_megabytes`.
+    /// A single-threaded searcher with a transposition table of about `table_megabytes`.
     #[must_use]
     pub fn new(game: &G, table_megabytes: usize) -> Self {
+        assert!(
+            game.move_index_count() <= MAX_MOVE_INDEX as usize + 1,
+            "the transposition table stores move indices up to {MAX_MOVE_INDEX}"
+        );
         Searcher {
             table: TranspositionTable::with_megabytes(table_megabytes),
-            history: vec![0; game.move_index_count() * 2],
-            killers: vec![[None, None]; MAX_PLY + 1],
+            workers: vec![Worker::new(game)],
             last_search_exact: false,
         }
+    }
+
+    /// Searches with `threads` threads (at least one) from now on.
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        if threads != self.workers.len() {
+            let main = self.workers[0].clone();
+            self.workers.resize(threads, main);
+        }
+    }
+
+    /// The number of threads a search uses.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.workers.len()
     }
 
     /// Forgets everything learned (table, history), for example at a new game.
     pub fn clear(&mut self) {
         self.table.clear();
-        self.history.iter_mut().for_each(|h| *h = 0);
+        for worker in &mut self.workers {
+            worker.history.iter_mut().for_each(|h| *h = 0);
+        }
     }
 
-    /// Searches `state` and returns the best move found. `on_depth` is called after each completed iteration.
+    /// Searches `state` and returns the best move found. `on_depth` is called after each iteration the main
+    /// thread completes; nodes count every thread's.
     pub fn search<E: Evaluator<G>>(
         &mut self,
         game: &G,
@@ -210,16 +277,26 @@ impl<G: Game> Searcher<G> {
             self.last_search_exact = options.exact;
         }
         self.table.new_search();
-        self.history.iter_mut().for_each(|h| *h /= 2);
-        self.killers.iter_mut().for_each(|k| *k = [None, None]);
-        let mut run = Run {
+        for worker in &mut self.workers {
+            worker.history.iter_mut().for_each(|h| *h /= 2);
+            worker.killers.iter_mut().for_each(|k| *k = [None, None]);
+        }
+        let (main, helpers) = self.workers.split_first_mut().expect("a searcher has a main thread");
+        let shared = Shared { done: AtomicBool::new(false), nodes: AtomicU64::new(0), parallel: !helpers.is_empty() };
+        let table = &self.table;
+        let start = Instant::now();
+        let run = |worker, helper, limits| Run {
             game,
             evaluator,
             options,
             limits,
-            searcher: self,
-            start: Instant::now(),
+            table,
+            worker,
+            shared: &shared,
+            helper,
+            start,
             nodes: 0,
+            flushed: 0,
             aborted: false,
             hit_horizon: false,
             iteration_depth: 0,
@@ -228,8 +305,24 @@ impl<G: Game> Searcher<G> {
             ordered: vec![Vec::new(); MAX_PLY + 1],
             root: Vec::new(),
         };
-        let mut state = state.clone();
-        run.iterate(&mut state, on_depth)
+        if helpers.is_empty() {
+            return run(main, 0, limits).iterate(&mut state.clone(), on_depth);
+        }
+        // Helpers run until the main thread is done, the caller stops the search or the nodes run out, whatever
+        // the main thread's depth or time.
+        let helper_limits = Limits { stop: limits.stop.clone(), nodes: limits.nodes, ..Limits::default() };
+        let mut result = std::thread::scope(|scope| {
+            for (i, worker) in helpers.iter_mut().enumerate() {
+                let mut helper = run(worker, i + 1, &helper_limits);
+                let mut state = state.clone();
+                scope.spawn(move || helper.iterate(&mut state, &mut |_| {}));
+            }
+            let result = run(main, 0, limits).iterate(&mut state.clone(), on_depth);
+            shared.done.store(true, Ordering::Relaxed);
+            result
+        });
+        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result
     }
 }
 
@@ -241,15 +334,22 @@ struct RootMove<M> {
     score: Option<Score>,
 }
 
-/// The state of one search call.
+/// The state of one thread of a search call.
 struct Run<'a, G: Game, E: Evaluator<G>> {
     game: &'a G,
     evaluator: &'a E,
     options: &'a SearchOptions,
     limits: &'a Limits,
-    searcher: &'a mut Searcher<G>,
+    table: &'a TranspositionTable,
+    worker: &'a mut Worker<G>,
+    shared: &'a Shared,
+    /// 0 for the main thread, 1, 2, ... for the helpers.
+    helper: usize,
     start: Instant,
+    /// This thread's nodes.
     nodes: u64,
+    /// How many of them are added to the shared count.
+    flushed: u64,
     aborted: bool,
     hit_horizon: bool,
     /// The nominal depth of the current iteration, which bounds extensions.
@@ -336,7 +436,11 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if self.aborted {
             return false;
         }
-        if self.limit_reached(self.nodes, self.nodes.is_multiple_of(CLOCK_INTERVAL)) {
+        let now_and_then = self.nodes.is_multiple_of(CLOCK_INTERVAL);
+        if now_and_then {
+            self.flush_nodes();
+        }
+        if self.limit_reached(0, now_and_then) {
             self.aborted = true;
             return false;
         }
@@ -344,18 +448,37 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         true
     }
 
-    /// Whether a limit is reached after `nodes` nodes: the node limit, the stop flag, and when `read_clock` (not
-    /// at every node: it is slow) the time limit.
-    fn limit_reached(&self, nodes: u64, read_clock: bool) -> bool {
-        self.limits.nodes.is_some_and(|n| nodes >= n)
+    /// Adds this thread's nodes to the shared count, when threads share one.
+    fn flush_nodes(&mut self) {
+        if self.shared.parallel {
+            self.shared.nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
+        }
+    }
+
+    /// The nodes of every thread so far (other threads' up to their last flush).
+    fn total_nodes(&self) -> u64 {
+        if self.shared.parallel {
+            self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed
+        } else {
+            self.nodes
+        }
+    }
+
+    /// Whether a limit is reached `extra_nodes` nodes from now: the node limit, the stop flags, and when
+    /// `read_clock` (not at every node: it is slow) the time limit.
+    fn limit_reached(&self, extra_nodes: u64, read_clock: bool) -> bool {
+        self.limits.nodes.is_some_and(|n| self.total_nodes() + extra_nodes >= n)
             || self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            || (self.helper > 0 && self.shared.done.load(Ordering::Relaxed))
             || (read_clock && self.limits.time.is_some_and(|t| self.elapsed() >= t))
     }
 
     fn info(&self, depth: u32, score: Score, pv: Vec<G::Move>) -> SearchInfo<G::Move> {
         let elapsed = self.elapsed();
-        let nps = (self.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        SearchInfo { depth, score, pv, nodes: self.nodes, nps, elapsed }
+        let nodes = self.total_nodes();
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+        SearchInfo { depth, score, pv, nodes, nps, elapsed }
     }
 
     /// Iterative deepening: search depth 1, 2, ... until a limit, the maximum depth, or a proven result.
@@ -384,6 +507,11 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if moves.is_empty() {
             self.game.legal_moves(state, &mut moves);
         }
+        if self.options.exact && !moves.is_empty() {
+            // An exact search is one iteration: helpers differ by the root move they try first.
+            let first = self.helper % moves.len();
+            moves.rotate_left(first);
+        }
         self.root = moves.into_iter().map(|mv| RootMove { mv, score: None }).collect();
         result.best_move = self.root.first().map(|r| r.mv);
         if self.root.is_empty() {
@@ -395,6 +523,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let mut previous: Option<Score> = None;
         let mut wins_in_a_row = 0;
         for depth in 1..=max_depth {
+            if self.helper > 0 && depth < max_depth && helper_skips(self.helper, depth) {
+                continue;
+            }
             self.hit_horizon = false;
             self.iteration_depth = depth as usize;
             let nominal = if self.options.exact { EXACT_DEPTH } else { depth as i32 };
@@ -421,6 +552,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 }
             }
         }
+        self.flush_nodes();
         result.nodes = self.nodes;
         result.elapsed = self.elapsed();
         result.stopped = self.aborted;
@@ -555,10 +687,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         // which asks now and then whether a limit is reached (counting its own nodes); if so, the search is over.
         if self.options.exact {
             let evaluator = self.evaluator;
-            let before = self.nodes;
             let mut nodes = 0;
             let solved = evaluator.solve_exactly(game, state, alpha, beta, &mut nodes, &mut |solver_nodes| {
-                self.aborted |= self.limit_reached(before + solver_nodes, true);
+                self.aborted |= self.limit_reached(solver_nodes, true);
                 self.aborted
             });
             self.nodes += nodes;
@@ -582,7 +713,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let is_pv = beta - alpha > 1;
         let mut table_move = None;
         if self.options.transposition_table
-            && let Some(entry) = self.searcher.table.probe(key)
+            && let Some(entry) = self.table.probe(key)
         {
             table_move = entry.best_move;
             let value = score::from_table(entry.score, ply as u32);
@@ -673,7 +804,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         // Step 9. Store the result with the bound it proves.
         if self.options.transposition_table {
             let bound = proven_bound(best, original_alpha, beta);
-            self.searcher.table.store(key, best_move, score::to_table(best, ply as u32), stored_depth, bound);
+            let best_move = best_move.map(|mv| game.move_index(mv) as u32);
+            self.table.store(key, best_move, score::to_table(best, ply as u32), stored_depth, bound);
         }
         best
     }
@@ -686,7 +818,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let key = game.hash(state);
         let use_table = self.options.transposition_table && self.options.quiescence;
         let mut deeper_entry = false;
-        if use_table && let Some(entry) = self.searcher.table.probe(key) {
+        if use_table && let Some(entry) = self.table.probe(key) {
             let value = score::from_table(entry.score, ply as u32);
             if entry.depth >= 0 && decides(entry.bound, value, alpha, beta) {
                 return value;
@@ -737,7 +869,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         self.ordered[ply] = ordered;
         if use_table && !deeper_entry {
             let bound = proven_bound(best, original_alpha, beta);
-            self.searcher.table.store(key, best_move, score::to_table(best, ply as u32), 0, bound);
+            let best_move = best_move.map(|mv| game.move_index(mv) as u32);
+            self.table.store(key, best_move, score::to_table(best, ply as u32), 0, bound);
         }
         best
     }
@@ -748,17 +881,17 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         state: &G::State,
         moves: &[G::Move],
         ordered: &mut Vec<(u64, u32, G::Move)>,
-        table_move: Option<G::Move>,
+        table_move: Option<u32>,
         ply: usize,
         side: Player,
     ) {
         let game = self.game;
         let evaluator = self.evaluator;
-        let killers = if self.options.killers { self.searcher.killers[ply] } else { [None, None] };
+        let killers = if self.options.killers { self.worker.killers[ply] } else { [None, None] };
         let use_history = self.options.history;
-        let history = &self.searcher.history;
+        let history = &self.worker.history;
         let key = |mv| {
-            let first = u64::from(Some(mv) == table_move);
+            let first = u64::from(Some(game.move_index(mv) as u32) == table_move);
             let hint = signed_key(evaluator.move_score(game, state, mv));
             let killer = killers.iter().position(|k| *k == Some(mv)).map_or(0, |i| 2 - i as u64);
             // History values stay within 0..=2^24 (see `reward_cutoff`), so 29 bits hold them.
@@ -771,14 +904,14 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
 
     fn reward_cutoff(&mut self, mv: G::Move, depth: i32, ply: usize, side: Player) {
         if self.options.killers {
-            let k = &mut self.searcher.killers[ply];
+            let k = &mut self.worker.killers[ply];
             if k[0] != Some(mv) {
                 k[1] = k[0];
                 k[0] = Some(mv);
             }
         }
         if self.options.history {
-            let slot = &mut self.searcher.history[self.game.move_index(mv) * 2 + side.index()];
+            let slot = &mut self.worker.history[self.game.move_index(mv) * 2 + side.index()];
             *slot = slot.saturating_add(depth.max(1).saturating_mul(depth.max(1))).min(1 << 24);
         }
     }

@@ -1,4 +1,11 @@
-//! The transposition table: search results keyed by position hash, with two-tier replacement.
+//! The transposition table: search results keyed by position hash, with two-tier replacement, shared without locks
+//! by every thread of a search.
+//!
+//! Each entry is two words, `key ^ data` and `data`, written and read with relaxed atomics (the "XOR trick" of
+//! Hyatt and Mann's lockless hashing): a read that meets a half-written entry sees a key that does not match and
+//! takes it as a miss, so threads never see a torn result and never wait for each other.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::score::Score;
 
@@ -14,12 +21,12 @@ pub enum Bound {
 }
 
 /// One stored search result.
-#[derive(Clone, Copy, Debug)]
-pub struct Entry<M> {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
     /// The full hash, to tell apart positions sharing a bucket.
     pub key: u64,
-    /// The best or refuting move found, tried first next time.
-    pub best_move: Option<M>,
+    /// The move index ([`crate::Game::move_index`]) of the best or refuting move found, tried first next time.
+    pub best_move: Option<u32>,
     /// The score, node-relative for mates (see [`crate::score::to_table`]).
     pub score: Score,
     /// The remaining depth the score was searched to.
@@ -29,27 +36,82 @@ pub struct Entry<M> {
     generation: u8,
 }
 
+/// The layout of an entry's data word, low bits first: bound (2 bits, never 0 in a used slot), generation (8),
+/// depth offset by [`DEPTH_OFFSET`] (11), move index plus one (16, 0 for none), score (27, signed).
+const GENERATION_SHIFT: u32 = 2;
+const DEPTH_SHIFT: u32 = 10;
+const MOVE_SHIFT: u32 = 21;
+const SCORE_SHIFT: u32 = 37;
+const DEPTH_OFFSET: i32 = 1 << 10;
+
+/// The largest move index an entry can hold.
+pub const MAX_MOVE_INDEX: u32 = (1 << 16) - 2;
+
+impl Entry {
+    fn pack(&self) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let depth = (self.depth.clamp(-DEPTH_OFFSET, DEPTH_OFFSET - 1) + DEPTH_OFFSET) as u64;
+        let mv = self.best_move.map_or(0, |m| u64::from(m.min(MAX_MOVE_INDEX) + 1));
+        bound
+            | u64::from(self.generation) << GENERATION_SHIFT
+            | depth << DEPTH_SHIFT
+            | mv << MOVE_SHIFT
+            | (i64::from(self.score) as u64) << SCORE_SHIFT
+    }
+
+    /// The entry a slot's two words hold, if they hold one for `key`.
+    fn unpack(check: u64, data: u64, key: u64) -> Option<Entry> {
+        let bound = match data & 3 {
+            0 => return None,
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        if check ^ data != key {
+            return None;
+        }
+        let mv = ((data >> MOVE_SHIFT) & 0xFFFF) as u32;
+        Some(Entry {
+            key,
+            best_move: mv.checked_sub(1),
+            score: ((data as i64) >> SCORE_SHIFT) as Score,
+            depth: ((data >> DEPTH_SHIFT) & 0x7FF) as i32 - DEPTH_OFFSET,
+            bound,
+            generation: (data >> GENERATION_SHIFT) as u8,
+        })
+    }
+}
+
+/// One slot: `key ^ data` and `data`.
+type Slot = [AtomicU64; 2];
+
 /// A fixed-size hash table of search results. Each bucket keeps a depth-preferred slot, replaced only by deeper
 /// or newer results, and an always-replace slot, so deep results survive while recent ones still get in.
-pub struct TranspositionTable<M> {
-    buckets: Vec<[Option<Entry<M>>; 2]>,
+pub struct TranspositionTable {
+    buckets: Vec<[Slot; 2]>,
     generation: u8,
 }
 
-impl<M: Copy> TranspositionTable<M> {
+impl TranspositionTable {
     /// A table using about `megabytes` of memory (at least one bucket).
     #[must_use]
     pub fn with_megabytes(megabytes: usize) -> Self {
-        let bucket = std::mem::size_of::<[Option<Entry<M>>; 2]>().max(1);
+        let bucket = std::mem::size_of::<[Slot; 2]>();
         let wanted = (megabytes.saturating_mul(1024 * 1024) / bucket).max(1);
         // A power of two, so the index is a mask of the hash.
         let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        TranspositionTable { buckets: vec![[None, None]; count], generation: 0 }
+        TranspositionTable { buckets: (0..count).map(|_| Default::default()).collect(), generation: 0 }
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = [None, None]);
+        for slot in self.buckets.iter_mut().flatten().flatten() {
+            *slot.get_mut() = 0;
+        }
         self.generation = 0;
     }
 
@@ -58,39 +120,63 @@ impl<M: Copy> TranspositionTable<M> {
         self.generation = self.generation.wrapping_add(1);
     }
 
-    fn bucket_index(&self, key: u64) -> usize {
-        (key as usize) & (self.buckets.len() - 1)
+    fn bucket(&self, key: u64) -> &[Slot; 2] {
+        &self.buckets[(key as usize) & (self.buckets.len() - 1)]
+    }
+
+    fn read(slot: &Slot, key: u64) -> Option<Entry> {
+        Entry::unpack(slot[0].load(Ordering::Relaxed), slot[1].load(Ordering::Relaxed), key)
+    }
+
+    /// The key of the entry in `slot`, if it holds one.
+    fn key_in(slot: &Slot) -> Option<(u64, Entry)> {
+        let (check, data) = (slot[0].load(Ordering::Relaxed), slot[1].load(Ordering::Relaxed));
+        let key = check ^ data;
+        Entry::unpack(check, data, key).map(|e| (key, e))
+    }
+
+    fn write(slot: &Slot, entry: Option<Entry>) {
+        let (check, data) = entry.map_or((0, 0), |e| {
+            let data = e.pack();
+            (e.key ^ data, data)
+        });
+        slot[0].store(check, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
     }
 
     /// The entry stored for `key`, if any.
     #[must_use]
-    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        self.buckets[self.bucket_index(key)].iter().flatten().find(|e| e.key == key).copied()
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.bucket(key).iter().find_map(|slot| Self::read(slot, key))
     }
 
-    /// Stores a result. A best move already known for the position is kept when the new result has none.
-    pub fn store(&mut self, key: u64, best_move: Option<M>, score: Score, depth: i32, bound: Bound) {
+    /// Stores a result. A best move already known for the position is kept when the new result has none. Scores
+    /// must lie within ±2^26 and move indices up to [`MAX_MOVE_INDEX`].
+    pub fn store(&self, key: u64, best_move: Option<u32>, score: Score, depth: i32, bound: Bound) {
+        debug_assert!(score.unsigned_abs() < 1 << 26 && best_move.is_none_or(|m| m <= MAX_MOVE_INDEX));
         let generation = self.generation;
-        let index = self.bucket_index(key);
-        let bucket = &mut self.buckets[index];
-        let previous_move = bucket.iter().flatten().find(|e| e.key == key).and_then(|e| e.best_move);
+        let bucket = self.bucket(key);
+        let deep = Self::key_in(&bucket[0]);
+        let recent = Self::key_in(&bucket[1]);
+        let previous_move =
+            [deep, recent].into_iter().flatten().find(|(k, _)| *k == key).and_then(|(_, e)| e.best_move);
         let entry = Entry { key, best_move: best_move.or(previous_move), score, depth, bound, generation };
-        let deep_slot_free = match &bucket[0] {
+        let deep_slot_free = match deep {
             None => true,
-            Some(old) => old.key == key || old.generation != generation || depth >= old.depth,
+            Some((old_key, old)) => old_key == key || old.generation != generation || depth >= old.depth,
         };
         if deep_slot_free {
             // The displaced deep entry falls to the always-replace slot unless it was the same position.
-            if let Some(old) = bucket[0].take()
-                && old.key != key
+            if let Some((old_key, old)) = deep
+                && old_key != key
             {
-                bucket[1] = Some(old);
-            } else if bucket[1].is_some_and(|e| e.key == key) {
-                bucket[1] = None;
+                Self::write(&bucket[1], Some(old));
+            } else if recent.is_some_and(|(k, _)| k == key) {
+                Self::write(&bucket[1], None);
             }
-            bucket[0] = Some(entry);
+            Self::write(&bucket[0], Some(entry));
         } else {
-            bucket[1] = Some(entry);
+            Self::write(&bucket[1], Some(entry));
         }
     }
 
@@ -107,7 +193,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_entries() {
-        let mut tt: TranspositionTable<u8> = TranspositionTable::with_megabytes(1);
+        let tt = TranspositionTable::with_megabytes(1);
         tt.store(42, Some(3), 17, 5, Bound::Exact);
         let e = tt.probe(42).expect("stored entry");
         assert_eq!((e.best_move, e.score, e.depth, e.bound), (Some(3), 17, 5, Bound::Exact));
@@ -115,8 +201,33 @@ mod tests {
     }
 
     #[test]
+    fn every_field_survives_packing_at_its_limits() {
+        let tt = TranspositionTable::with_megabytes(1);
+        for (key, mv, score, depth, bound) in [
+            (0, None, 0, 0, Bound::Lower),
+            (u64::MAX, Some(MAX_MOVE_INDEX), (1 << 26) - 1, DEPTH_OFFSET - 1, Bound::Upper),
+            (7, Some(0), -(1 << 26) + 1, -DEPTH_OFFSET, Bound::Exact),
+            (9, Some(400), -1_000_001, 1_000, Bound::Lower),
+        ] {
+            tt.store(key, mv, score, depth, bound);
+            let e = tt.probe(key).expect("stored entry");
+            assert_eq!((e.key, e.best_move, e.score, e.depth, e.bound), (key, mv, score, depth, bound));
+        }
+    }
+
+    #[test]
+    fn a_torn_entry_is_a_miss() {
+        let tt = TranspositionTable::with_megabytes(0);
+        tt.store(5, Some(1), 10, 3, Bound::Exact);
+        // Another thread's half-finished write: a new data word under the old check word.
+        let data = tt.buckets[0][0][1].load(Ordering::Relaxed);
+        tt.buckets[0][0][1].store(data ^ 1 << 40, Ordering::Relaxed);
+        assert!(tt.probe(5).is_none());
+    }
+
+    #[test]
     fn deep_entry_survives_a_shallow_collision() {
-        let mut tt: TranspositionTable<u8> = TranspositionTable::with_megabytes(0);
+        let tt = TranspositionTable::with_megabytes(0);
         assert_eq!(tt.bucket_count(), 1);
         tt.store(1, Some(1), 10, 8, Bound::Exact);
         tt.store(2, Some(2), 20, 2, Bound::Lower);
@@ -128,10 +239,18 @@ mod tests {
 
     #[test]
     fn keeps_known_best_move() {
-        let mut tt: TranspositionTable<u8> = TranspositionTable::with_megabytes(1);
+        let tt = TranspositionTable::with_megabytes(1);
         tt.store(9, Some(4), 0, 3, Bound::Lower);
         tt.store(9, None, -5, 4, Bound::Upper);
         let e = tt.probe(9).expect("entry");
         assert_eq!((e.best_move, e.score, e.depth), (Some(4), -5, 4));
+    }
+
+    #[test]
+    fn clear_forgets_everything() {
+        let mut tt = TranspositionTable::with_megabytes(1);
+        tt.store(11, Some(2), 1, 1, Bound::Exact);
+        tt.clear();
+        assert!(tt.probe(11).is_none());
     }
 }

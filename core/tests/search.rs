@@ -573,3 +573,98 @@ fn extensions_deepen_forcing_lines_within_bounds() {
     assert!(deep.nodes > plain.nodes, "{} vs {}", deep.nodes, plain.nodes);
     assert!(deep.pv.len() > plain.pv.len() && deep.pv.len() <= 12, "{:?}", deep.pv);
 }
+
+/// With helper threads the table holds results of other depths, so a depth-limited value may differ from
+/// minimax's; a search that sees every line to its end must still find the game's value and a best move, on
+/// trees and on a game full of transpositions.
+#[test]
+fn parallel_search_equals_minimax_when_it_sees_every_end() {
+    for threads in [2, 3] {
+        for seed in 0..40u64 {
+            let tree = RandomTree { seed: seed + 70_000, max_branching: 5, height: 7 };
+            let game = Placement { seed, cells: 8, height: 8 };
+            let mut checks = Vec::new();
+            for o in [SearchOptions::default(), SearchOptions { aspiration: None, ..SearchOptions::default() }] {
+                let mut searcher = Searcher::new(&tree, 1);
+                searcher.set_threads(threads);
+                let root = tree.initial_state();
+                let r = searcher.search(&tree, &RandomEval, &root, &Limits::depth(7), &o, &mut |_| {});
+                checks.push((oracle(&tree, &RandomEval, &root, 7, false), r));
+            }
+            let mut searcher = Searcher::new(&game, 1);
+            searcher.set_threads(threads);
+            let root = game.initial_state();
+            let r = searcher.search(
+                &game,
+                &PlacementEval,
+                &root,
+                &Limits::depth(8),
+                &SearchOptions::default(),
+                &mut |_| {},
+            );
+            let (value, best) = oracle(&game, &PlacementEval, &root, 8, false);
+            assert_eq!(r.score, value, "placement seed {seed}, {threads} threads");
+            assert!(best.contains(&r.best_move.expect("a move")) && r.proven, "placement seed {seed}");
+            for ((value, best), r) in checks {
+                if tree.outcome(&tree.initial_state()).is_none() {
+                    assert_eq!(r.score, value, "tree seed {seed}, {threads} threads");
+                    assert!(best.contains(&r.best_move.expect("a move")) && r.proven, "tree seed {seed}");
+                }
+            }
+        }
+    }
+}
+
+/// A searcher set back to one thread searches exactly as one that never had helpers: same nodes, score and line.
+#[test]
+fn one_thread_searches_as_the_single_threaded_searcher() {
+    let tree = big_tree();
+    let root = tree.initial_state();
+    let mut fresh = Searcher::new(&tree, 1);
+    let mut resized = Searcher::new(&tree, 1);
+    resized.set_threads(4);
+    assert_eq!(resized.threads(), 4);
+    resized.set_threads(1);
+    for depth in [3, 5] {
+        let limits = Limits::depth(depth);
+        let a = fresh.search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
+        let b = resized.search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
+        assert_eq!((a.nodes, a.score, a.pv), (b.nodes, b.score, b.pv), "depth {depth}");
+    }
+}
+
+/// With helpers, the node limit bounds every thread's nodes together, the time limit and the stop flag still end
+/// the search, and the reported nodes include the helpers'.
+#[test]
+fn parallel_search_keeps_its_limits() {
+    let tree = big_tree();
+    let root = tree.initial_state();
+    let mut searcher = Searcher::new(&tree, 1);
+    searcher.set_threads(2);
+    let limit = 50_000;
+    let limits = Limits { nodes: Some(limit), ..Limits::default() };
+    let r = searcher.search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
+    assert!(r.stopped && r.best_move.is_some());
+    // Each thread may overshoot by the nodes it has not yet added to the shared count.
+    assert!(r.nodes >= limit && r.nodes <= limit + 2 * 256 + 2, "{} nodes", r.nodes);
+
+    let limits = Limits { time: Some(Duration::from_millis(100)), ..Limits::default() };
+    let start = Instant::now();
+    let mut main_nodes = 0;
+    let r = searcher.search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |info| {
+        main_nodes = info.nodes;
+    });
+    assert!(start.elapsed() < Duration::from_millis(150), "took {:?}", start.elapsed());
+    assert!(r.depth >= 1 && r.nodes >= main_nodes);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        stop.store(true, Ordering::Relaxed);
+        Instant::now()
+    });
+    let r = searcher.search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
+    let late = Instant::now().duration_since(stopper.join().expect("stopper thread"));
+    assert!(r.stopped && r.best_move.is_some() && late < Duration::from_millis(30), "took {late:?}");
+}

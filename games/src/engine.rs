@@ -12,6 +12,13 @@ use crate::board::BoardGame;
 /// Memory for the transposition table of one engine.
 pub const TABLE_MEGABYTES: usize = 32;
 
+/// The search threads an engine uses unless told otherwise: every core but one, which is left to the app or the
+/// manager around it (at least one).
+#[must_use]
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+}
+
 /// A computer player for one game, keeping its transposition table (and the endgame evaluator's own tables)
 /// between moves.
 pub struct Engine<G: BoardGame> {
@@ -33,6 +40,18 @@ impl<G: BoardGame> Engine<G> {
     pub fn with_table(game: G, megabytes: usize) -> Self {
         let searcher = Searcher::new(&game, megabytes);
         Engine { game, searcher, exact: None }
+    }
+
+    /// Searches with `threads` threads (at least one) from now on: Lazy SMP in the searcher, the exact solver's
+    /// table shared by all of them.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.searcher.set_threads(threads);
+    }
+
+    /// The number of threads a search uses.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.searcher.threads()
     }
 
     /// The rules this engine plays.

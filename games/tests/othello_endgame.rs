@@ -146,6 +146,30 @@ fn exact_search_and_solver_agree_with_plain_minimax() {
     }
 }
 
+/// Threads sharing the searcher's and the solver's tables find the same exact values as one thread, on positions
+/// the generic search opens (above the solver's 20 empties) and ones the solver takes whole.
+#[test]
+fn parallel_exact_search_finds_the_single_threaded_values() {
+    let game = Othello::default();
+    for seed in 0..12u64 {
+        let pos = random_position(&game, seed * 104_729 + 3, 12 + (seed % 3) as u32);
+        let eval = game.evaluator(true).with_solver_empties(6 + (seed % 2) as u32 * 8);
+        let solve = |threads| {
+            let mut searcher = Searcher::new(&game, 4);
+            searcher.set_threads(threads);
+            searcher.search(&game, &eval, &pos, &Limits::default(), &exact(), &mut |_| {})
+        };
+        let (one, two) = (solve(1), solve(2));
+        assert_eq!(one.score, two.score, "seed {seed}: {}", notation::format_board(&game, &pos));
+        assert!(two.proven && two.best_move.is_some());
+        let mut after = pos.clone();
+        game.make(&mut after, two.best_move.expect("a move"));
+        let mut check = Searcher::new(&game, 4);
+        let reply = check.search(&game, &eval, &after, &Limits::default(), &exact(), &mut |_| {});
+        assert_eq!(-reply.score, one.score, "seed {seed}: the chosen move keeps the value");
+    }
+}
+
 /// Plays a game between the searcher at `depth` (as `ai`) and a seeded random mover; returns the AI's margin.
 fn ai_versus_random(game: &Othello, ai: Player, depth: u32, mut seed: u64) -> i32 {
     let evaluator = game.evaluator(false);

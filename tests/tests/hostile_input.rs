@@ -155,7 +155,7 @@ fn engine_protocol_sessions() {
             session.push('\n');
         }
         let mut out = Vec::new();
-        tabula_cli::nboard::run(Cursor::new(session.clone()), &mut out, None)
+        tabula_cli::nboard::run(Cursor::new(session.clone()), &mut out, None, 1)
             .unwrap_or_else(|e| panic!("{e}: {session}"));
     }
 }

@@ -37,6 +37,9 @@ enum Event {
 /// Commands that change the position and so wait for the search to end; more than this while thinking are refused.
 const QUEUE_LIMIT: usize = 64;
 
+/// The most search threads a manager may ask for with `INFO thread_num`.
+const MAX_THREADS: u64 = 256;
+
 /// Lines a `BOARD` block may hold (the largest board has 1,024 points).
 const BOARD_LINES: usize = 1024;
 
@@ -81,6 +84,8 @@ struct Brain {
     next_engine: Option<Box<Engine<Gomoku>>>,
     /// The deepest iteration (`INFO max_depth`, Yixin-Board).
     max_depth: u32,
+    /// Search threads (`INFO thread_num`); one until the manager allows more.
+    threads: usize,
 }
 
 /// A `BOARD` or `YXBOARD` block being read: its lines, the first problem with them, and whether to move after.
@@ -121,6 +126,7 @@ impl Brain {
             generation: 0,
             next_engine: None,
             max_depth: 40,
+            threads: 1,
         }
     }
 
@@ -177,6 +183,7 @@ impl Brain {
             "timeout_turn" => number().map(|v| self.clock.timeout_turn = v),
             "timeout_match" => number().map(|v| self.clock.timeout_match = v),
             "max_depth" => number().map(|v| self.max_depth = v.clamp(1, u64::from(Level::MAX_DEPTH)) as u32),
+            "thread_num" => number().map(|v| self.threads = v.clamp(1, MAX_THREADS) as usize),
             "time_left" => number().map(|v| self.clock.time_left = Some(v)),
             "max_memory" => number().map(|v| self.resize_table(table_megabytes(v), events)),
             // Yixin-Board gives the table's own size, in kilobytes.
@@ -548,6 +555,7 @@ fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
         brain.engine = Some(engine);
         return Reply::Text("ERROR the game is over".into());
     }
+    engine.set_threads(brain.threads);
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let events = events.clone();
