@@ -42,7 +42,9 @@ pub struct Args {
     /// for Gomoku, 6 for Othello).
     #[arg(long)]
     opening: Option<usize>,
-    /// The seed for openings and the levels' randomness.
+    /// The seed for openings and the levels' randomness. Series of depth-limited levels (Beginner, Easy, or a
+    /// depth) replay exactly; levels with a time limit stop on the clock, so their games depend on the machine's
+    /// speed and load.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: the available cores).
@@ -168,6 +170,13 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     } else {
         print_table(&mut out, &rows, versus)
     };
+    if let Some(timed) = [&a, &b].into_iter().find(|l| l.time_ms.is_some()) {
+        eprintln!(
+            "note: {} stops on the clock, so the same seed may give other games on a faster or busier machine; \
+             depth-limited levels replay exactly",
+            timed.name
+        );
+    }
     match printed {
         // A reader that stopped early (`| head`) is not an error of ours.
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot print the results: {e}")),

@@ -55,4 +55,11 @@ pub trait Evaluator<G: Game>: Sync {
     ) -> Option<Score> {
         None
     }
+
+    /// Offers the exact solver behind [`Self::solve_exactly`] `threads` threads for the exact search about to
+    /// start. Returns `true` when it takes them (it then searches its own tree in parallel, and the searcher runs
+    /// no helper threads of its own); by default there is no parallel solver.
+    fn parallel_solve(&self, _game: &G, _threads: usize) -> bool {
+        false
+    }
 }

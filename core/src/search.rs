@@ -174,7 +174,8 @@ pub struct SearchResult<M> {
 /// lock-free transposition table, so what one thread learns cuts the others' trees short. Helper threads differ
 /// from the main one in which iterations they search (some skip depths, so they run ahead) and, in exact mode,
 /// in which root move they try first; the main thread's result is the answer, and its end stops the helpers.
-/// With one thread the search is exactly the single-threaded one.
+/// With one thread the search is exactly the single-threaded one. An exact search whose evaluator has a parallel
+/// solver ([`Evaluator::parallel_solve`]) leaves the threads to the solver instead.
 pub struct Searcher<G: Game> {
     table: TranspositionTable,
     /// One per thread, the main thread's first.
@@ -281,7 +282,13 @@ impl<G: Game> Searcher<G> {
             worker.history.iter_mut().for_each(|h| *h /= 2);
             worker.killers.iter_mut().for_each(|k| *k = [None, None]);
         }
-        let (main, helpers) = self.workers.split_first_mut().expect("a searcher has a main thread");
+        let threads = self.workers.len();
+        let (main, mut helpers) = self.workers.split_first_mut().expect("a searcher has a main thread");
+        if options.exact && evaluator.parallel_solve(game, threads) {
+            // The solver uses the threads itself: splitting its tree beats sharing a table (Othello: FFO
+            // #40-#45 in 27 s on two threads against 35 s with helper searches, 44 s on one thread).
+            helpers = &mut [];
+        }
         let shared = Shared { done: AtomicBool::new(false), nodes: AtomicU64::new(0), parallel: !helpers.is_empty() };
         let table = &self.table;
         let start = Instant::now();

@@ -122,8 +122,8 @@ pub trait Match: Send {
     fn redo(&mut self) -> bool;
     /// Whether there is a move to redo.
     fn can_redo(&self) -> bool;
-    /// A search of the current position at `level`, to run anywhere; `stop` ends it early.
-    fn think_job(&self, level: &Level, seed: u64, stop: Arc<AtomicBool>) -> ThinkJob;
+    /// A search of the current position at `level` on `threads` threads, to run anywhere; `stop` ends it early.
+    fn think_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
 }
 
 /// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack, and the computer
@@ -298,7 +298,7 @@ impl<G: BoardGame> Match for Session<G> {
         !self.redo.is_empty()
     }
 
-    fn think_job(&self, level: &Level, seed: u64, stop: Arc<AtomicBool>) -> ThinkJob {
+    fn think_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
         let game = self.game.clone();
         let state = self.state.clone();
         let level = level.clone();
@@ -306,6 +306,7 @@ impl<G: BoardGame> Match for Session<G> {
         Box::new(move |progress: &mut dyn FnMut(Analysis)| {
             let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
+            engine.set_threads(threads);
             let describe = |depth, score, pv: &[G::Move], nodes, nps, elapsed, proven| Analysis {
                 notation: pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
                 cell: pv.first().and_then(|&m| game.cell_of(m)),
@@ -366,7 +367,7 @@ mod tests {
     #[test]
     fn a_game_keeps_what_its_searches_learned() {
         let session = Session::new(Othello::from_rule_set("othello").expect("a rule set"));
-        let think = || (session.think_job(&Level::custom(7), 1, Arc::default()))(&mut |_| {}).expect("a move");
+        let think = || (session.think_job(&Level::custom(7), 1, 1, Arc::default()))(&mut |_| {}).expect("a move");
         let (first, second) = (think(), think());
         assert!(second.nodes * 2 < first.nodes, "{} nodes, then {} nodes", first.nodes, second.nodes);
     }

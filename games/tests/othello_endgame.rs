@@ -146,28 +146,71 @@ fn exact_search_and_solver_agree_with_plain_minimax() {
     }
 }
 
-/// Threads sharing the searcher's and the solver's tables find the same exact values as one thread, on positions
-/// the generic search opens (above the solver's 20 empties) and ones the solver takes whole.
+/// On two or three threads the solver splits its nodes between them; the values are the single-threaded ones,
+/// in every window, through the searcher (which leaves the threads to the solver) and the solver alone, and the
+/// chosen move keeps the value. On 6x6, where the solver does not play, the searcher's own threads search.
 #[test]
 fn parallel_exact_search_finds_the_single_threaded_values() {
     let game = Othello::default();
-    for seed in 0..12u64 {
-        let pos = random_position(&game, seed * 104_729 + 3, 12 + (seed % 3) as u32);
-        let eval = game.evaluator(true).with_solver_empties(6 + (seed % 2) as u32 * 8);
+    for seed in 0..6u64 {
+        let pos = random_position(&game, seed * 104_729 + 3, 14 + (seed % 3) as u32);
+        // A fresh solver table for each search, so that the second does not just read the first one's results.
+        let eval = || game.evaluator(true).with_solver_empties(if seed % 2 == 0 { 20 } else { 13 });
         let solve = |threads| {
             let mut searcher = Searcher::new(&game, 4);
             searcher.set_threads(threads);
-            searcher.search(&game, &eval, &pos, &Limits::default(), &exact(), &mut |_| {})
+            searcher.search(&game, &eval(), &pos, &Limits::default(), &exact(), &mut |_| {})
         };
-        let (one, two) = (solve(1), solve(2));
-        assert_eq!(one.score, two.score, "seed {seed}: {}", notation::format_board(&game, &pos));
+        let (one, two) = (solve(1), solve(2 + (seed % 2) as usize));
+        let board = notation::format_board(&game, &pos);
+        assert_eq!(one.score, two.score, "seed {seed}: {board}");
         assert!(two.proven && two.best_move.is_some());
         let mut after = pos.clone();
         game.make(&mut after, two.best_move.expect("a move"));
-        let mut check = Searcher::new(&game, 4);
-        let reply = check.search(&game, &eval, &after, &Limits::default(), &exact(), &mut |_| {});
+        let reply = Searcher::new(&game, 4).search(&game, &eval(), &after, &Limits::default(), &exact(), &mut |_| {});
         assert_eq!(-reply.score, one.score, "seed {seed}: the chosen move keeps the value");
+
+        let solver = Solver::new(16);
+        solver.set_threads(2);
+        let (p, o) = (pos.player() as u64, pos.opponent() as u64);
+        let truth = one.score;
+        for (alpha, beta) in [(-64, 64), (truth - 2, truth - 1), (truth + 1, truth + 2), (truth - 1, truth + 1)] {
+            let v = solver.solve(p, o, alpha, beta, false, &mut 0, &mut |_| false).expect("never stopped");
+            if truth <= alpha {
+                assert!(v <= alpha && v >= truth, "seed {seed}: fail low {v} {truth}");
+            } else if truth >= beta {
+                assert!(v >= beta && v <= truth, "seed {seed}: fail high {v} {truth}");
+            } else {
+                assert_eq!(v, truth, "seed {seed}");
+            }
+        }
     }
+    let small = Othello::from_rule_set("othello-6x6").expect("rule set");
+    let pos = random_position(&small, 5, 10);
+    let truth = minimax(&small, &mut pos.clone());
+    let mut searcher = Searcher::new(&small, 4);
+    searcher.set_threads(2);
+    let r = searcher.search(&small, &small.evaluator(true), &pos, &Limits::default(), &exact(), &mut |_| {});
+    assert_eq!((r.score, r.proven), (truth, true));
+}
+
+/// A solve on two threads that is told to stop gives up without an answer, whichever thread is working, and
+/// leaves its table sound.
+#[test]
+fn a_stopped_parallel_solve_returns_nothing() {
+    let game = Othello::default();
+    let pos = random_position(&game, 77, 19);
+    let (p, o) = (pos.player() as u64, pos.opponent() as u64);
+    let truth = Solver::new(14).solve(p, o, -64, 64, false, &mut 0, &mut |_| false);
+    let solver = Solver::new(14);
+    solver.set_threads(2);
+    for limit in [20_000_u64, 100_000] {
+        let mut nodes = 0;
+        let stopped = solver.solve(p, o, -64, 64, false, &mut nodes, &mut |n| n >= limit);
+        assert_eq!(stopped, None, "stopped after {limit} nodes");
+        assert!(nodes >= limit, "{nodes} nodes");
+    }
+    assert_eq!(solver.solve(p, o, -64, 64, false, &mut 0, &mut |_| false), truth);
 }
 
 /// Plays a game between the searcher at `depth` (as `ai`) and a seeded random mover; returns the AI's margin.

@@ -72,12 +72,13 @@ impl std::fmt::Debug for Request {
     }
 }
 
-/// Prepares a search of `game`'s current position at `level`. The answer is held back until at least `min_time`
-/// has passed, so computer moves can be followed by eye.
+/// Prepares a search of `game`'s current position at `level` on `threads` threads. The answer is held back until
+/// at least `min_time` has passed, so computer moves can be followed by eye.
 #[must_use]
 pub fn prepare(
     game: &dyn Match,
     level: &Level,
+    threads: usize,
     seed: u64,
     generation: u64,
     purpose: Purpose,
@@ -85,7 +86,7 @@ pub fn prepare(
 ) -> (Thinking, Request) {
     let stop = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(Mutex::new(None));
-    let job = game.think_job(level, seed, stop.clone());
+    let job = game.think_job(level, seed, threads, stop.clone());
     let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
     (thinking, Request { job, generation, purpose, min_time, progress })
 }

@@ -965,8 +965,16 @@ impl App {
         if !play.human_to_move() || play.thinking.is_some() || play.viewing.is_some() {
             return Task::none();
         }
-        let (thinking, request) =
-            ai_task::prepare(play.game.as_ref(), &level, generation, generation, Purpose::Hint, Duration::ZERO);
+        let threads = self.settings.threads();
+        let (thinking, request) = ai_task::prepare(
+            play.game.as_ref(),
+            &level,
+            threads,
+            generation,
+            generation,
+            Purpose::Hint,
+            Duration::ZERO,
+        );
         play.thinking = Some(thinking);
         play.status = None;
         self.dispatch(request)
@@ -1052,8 +1060,9 @@ impl App {
         self.generation += 1;
         let generation = self.generation;
         let pace = Duration::from_millis(self.settings.computer_pace_ms);
+        let threads = self.settings.threads();
         let (thinking, request) =
-            ai_task::prepare(play.game.as_ref(), &level, generation, generation, Purpose::Move, pace);
+            ai_task::prepare(play.game.as_ref(), &level, threads, generation, generation, Purpose::Move, pace);
         play.thinking = Some(thinking);
         self.dispatch(request)
     }

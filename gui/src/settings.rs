@@ -96,6 +96,8 @@ pub struct Settings {
     pub computer_pace_ms: u64,
     /// Ring the terminal bell on a refused move.
     pub sound: bool,
+    /// The computer's search threads; 0 for every core but one.
+    pub search_threads: usize,
 }
 
 impl Default for Settings {
@@ -110,11 +112,18 @@ impl Default for Settings {
             default_level: "Medium".into(),
             computer_pace_ms: 400,
             sound: false,
+            search_threads: 0,
         }
     }
 }
 
 impl Settings {
+    /// The threads the computer searches with: the chosen count, or every core but one.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        if self.search_threads == 0 { tabula_games::engine::default_threads() } else { self.search_threads }
+    }
+
     /// Reads the settings file; a missing file gives the defaults, a broken one is moved aside (never saved over)
     /// and gives the defaults and the problem.
     #[must_use]
@@ -144,6 +153,13 @@ mod tests {
         assert_eq!(Settings::load(&path), (changed, None));
         std::fs::write(&path, "theme = \"dark\"\n").expect("write");
         assert_eq!(Settings::load(&path).0.theme, ThemeChoice::Dark);
+    }
+
+    #[test]
+    fn search_threads_are_the_chosen_count_or_every_core_but_one() {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        assert_eq!(Settings::default().threads(), (cores - 1).max(1));
+        assert_eq!(Settings { search_threads: 3, ..Settings::default() }.threads(), 3);
     }
 
     #[test]

@@ -106,15 +106,16 @@ fn markers_are_what_they_say() {
 
 #[test]
 fn the_computer_answers_in_every_game_with_a_legal_move() {
+    // Three moves each, searched on one, two and three threads.
     let levels = config::default_levels();
     let level = levels.get("Easy").expect("an Easy level");
     for spec in specs() {
         let mut m = new_match(&spec).expect("match");
-        for _ in 0..3 {
+        for threads in 1..=3 {
             if m.is_over() {
                 break;
             }
-            let job = m.think_job(level, 3, Arc::new(AtomicBool::new(false)));
+            let job = m.think_job(level, 3, threads, Arc::new(AtomicBool::new(false)));
             let mut depths = Vec::new();
             let answer = job(&mut |a| depths.push(a.depth)).expect("a live game has a move");
             assert!(!depths.is_empty(), "{spec:?}: progress is reported");
@@ -132,7 +133,7 @@ fn a_stopped_search_still_answers() {
     let hardest = levels.hardest().expect("levels");
     for game in GameKind::ALL {
         let m = new_match(&MatchSpec::default_for(game)).expect("match");
-        let job = m.think_job(hardest, 1, Arc::new(AtomicBool::new(true)));
+        let job = m.think_job(hardest, 1, 2, Arc::new(AtomicBool::new(true)));
         let answer = job(&mut |_| {}).expect("a move even when stopped at once");
         let cell = answer.cell.expect("no pass at the start");
         assert!(m.check_cell(cell).is_ok(), "{game:?}: {cell:?}");

@@ -15,7 +15,7 @@
 //!
 //! Scores are final disc margins (empties to the winner) from the view of the side to move, negated for
 //! anti-Othello.
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 
 use super::bitboard::{NEIGHBOURS, flips, frontier_empties, last_flip_count, moves, stable};
 use super::eval::Weights;
@@ -47,10 +47,30 @@ const QUADRANTS: [u64; 4] = [0x0F0F_0F0F, 0xF0F0_F0F0, 0x0F0F_0F0F << 32, 0xF0F0
 /// The corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// Empties from which a node may share its moves with idle helper threads (once its first move is searched).
+const SPLIT_MIN: u32 = 13;
+
 /// The exact endgame solver with its own transposition table (lock-free, so a shared `&Solver` can store).
+///
+/// Given more than one thread ([`Solver::set_threads`]) it searches in parallel as Edax does (young brothers
+/// wait): a node with many empties searches its first move alone, and when that does not cut off, idle helper
+/// threads join it and take its remaining moves one by one, sharing the window; a cutoff by any of them ends
+/// the others' work. A helper's own nodes split again while threads are idle.
 pub struct Solver {
     /// Entries of two words: `key ^ data` and `data`, so a torn write is detected as a miss.
     table: Vec<[AtomicU64; 2]>,
+    /// Helper threads free to join a split node.
+    idle: AtomicUsize,
+}
+
+/// A node whose remaining moves several threads search: the next move to hand out, the best value so far (the
+/// shared alpha) and whether a cutoff (or the caller) ended the node.
+struct Split<'a> {
+    moves: &'a [(usize, u64, i32)],
+    next: AtomicUsize,
+    alpha: AtomicI32,
+    beta: i32,
+    abort: AtomicBool,
 }
 
 impl std::fmt::Debug for Solver {
@@ -127,7 +147,89 @@ impl Solver {
     /// A solver whose table holds `2^bits` entries (16 bytes each).
     #[must_use]
     pub fn new(bits: u32) -> Solver {
-        Solver { table: (0..1usize << bits).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
+        Solver {
+            table: (0..1usize << bits).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+            idle: AtomicUsize::new(0),
+        }
+    }
+
+    /// Solves with up to `threads` threads (at least one) from the next solve on; not while a solve runs.
+    pub fn set_threads(&self, threads: usize) {
+        self.idle.store(threads.max(1) - 1, Ordering::Relaxed);
+    }
+
+    /// Takes up to `most` idle helper threads for a split node; `release` gives them back.
+    fn reserve(&self, most: usize) -> usize {
+        let mut idle = self.idle.load(Ordering::Relaxed);
+        loop {
+            let take = idle.min(most);
+            if take == 0 {
+                return 0;
+            }
+            match self.idle.compare_exchange_weak(idle, idle - take, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return take,
+                Err(now) => idle = now,
+            }
+        }
+    }
+
+    fn release(&self, helpers: usize) {
+        self.idle.fetch_add(helpers, Ordering::Relaxed);
+    }
+
+    /// Searches the remaining moves of a split node with `helpers` more threads, the caller's own among them;
+    /// returns the best value found and its move. A stop the caller asks for stops every thread.
+    fn split(&self, ctx: &mut Context, p: u64, o: u64, work: &Split, helpers: usize) -> (i32, Option<usize>) {
+        let anti = ctx.anti;
+        let base = ctx.nodes;
+        let mut caller_stopped = false;
+        let (best, nodes) = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..helpers)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut stop = |_| work.abort.load(Ordering::Relaxed);
+                        let mut own = Context::new(anti, &mut stop);
+                        let best = self.split_worker(&mut own, p, o, work);
+                        (best, own.nodes)
+                    })
+                })
+                .collect();
+            let parent = &mut *ctx.should_stop;
+            let mut stop = |nodes| {
+                if !work.abort.load(Ordering::Relaxed) && parent(base + nodes) {
+                    caller_stopped = true;
+                    work.abort.store(true, Ordering::Relaxed);
+                }
+                work.abort.load(Ordering::Relaxed)
+            };
+            let mut own = Context::new(anti, &mut stop);
+            let mut best = self.split_worker(&mut own, p, o, work);
+            let mut nodes = own.nodes;
+            for handle in handles {
+                let (theirs, their_nodes) = handle.join().expect("a solver thread panicked");
+                nodes += their_nodes;
+                if theirs.0 > best.0 {
+                    best = theirs;
+                }
+            }
+            (best, nodes)
+        });
+        ctx.nodes += nodes;
+        if caller_stopped {
+            ctx.stopped = true;
+            ctx.next_poll = 0;
+        }
+        best
+    }
+
+    /// One thread's share of a split node, in the fastest tier the CPU allows.
+    fn split_worker(&self, ctx: &mut Context, p: u64, o: u64, work: &Split) -> (i32, Option<usize>) {
+        #[cfg(target_arch = "x86_64")]
+        if super::bitboard::has_x86_features() {
+            // SAFETY: the CPU has every feature the `x86` tiers were compiled for.
+            return unsafe { x86::split_worker(self, ctx, p, o, work) };
+        }
+        portable::split_worker(self, ctx, p, o, work)
     }
 
     /// Forgets the stored results.
@@ -345,6 +447,30 @@ macro_rules! tiers {
             let mut best = -INF;
             let mut best_move = None;
             for i in 0..count {
+                if i == 1 && n >= SPLIT_MIN && count > 2 {
+                    let helpers = solver.reserve(count - 2);
+                    if helpers > 0 {
+                        // The first move did not cut off: idle threads share the rest.
+                        list[1..count].sort_unstable_by_key(|m| std::cmp::Reverse(m.2));
+                        let work = Split {
+                            moves: &list[1..count],
+                            next: AtomicUsize::new(0),
+                            alpha: AtomicI32::new(alpha),
+                            beta,
+                            abort: AtomicBool::new(false),
+                        };
+                        let (value, sq) = solver.split(ctx, p, o, &work, helpers);
+                        solver.release(helpers);
+                        if ctx.stopped {
+                            return 0;
+                        }
+                        if value > best {
+                            best = value;
+                            best_move = sq;
+                        }
+                        break;
+                    }
+                }
                 // Selection sort on the fly: most nodes cut off after a move or two.
                 let pick = (i..count).max_by_key(|&j| list[j].2).unwrap_or(i);
                 list.swap(i, pick);
@@ -381,6 +507,37 @@ macro_rules! tiers {
                 solver.store(key, Bounds { lower, upper, best: best_move });
             }
             best
+        }
+
+        /// One thread's share of a split node: moves taken one by one until none is left or the node is decided,
+        /// each searched in a null window at the shared alpha and again in the full one when it lands inside.
+        $(#[$attr])*
+        pub(super) fn split_worker(solver: &Solver, ctx: &mut Context, p: u64, o: u64, work: &Split) -> (i32, Option<usize>) {
+            let (mut best, mut best_move) = (-INF, None);
+            let beta = work.beta;
+            while !work.abort.load(Ordering::Relaxed) {
+                let Some(&(sq, f, _)) = work.moves.get(work.next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let alpha = work.alpha.load(Ordering::Relaxed);
+                let probe = -search(solver, ctx, np, no, -alpha - 1, -alpha, false);
+                let value =
+                    if probe > alpha && probe < beta { -search(solver, ctx, np, no, -beta, -alpha, false) } else { probe };
+                if ctx.stopped {
+                    break;
+                }
+                if value > best {
+                    (best, best_move) = (value, Some(sq));
+                }
+                if value > alpha {
+                    work.alpha.fetch_max(value, Ordering::Relaxed);
+                    if value >= beta {
+                        work.abort.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            (best, best_move)
         }
 
         /// A quick estimate for ordering with many empties: the play evaluator's features and weights

@@ -265,6 +265,14 @@ impl Evaluator<Othello> for OthelloEval {
         0
     }
 
+    fn parallel_solve(&self, game: &Othello, threads: usize) -> bool {
+        // The solver plays the 8x8 board only; elsewhere the searcher's own threads do the work.
+        self.exact.as_ref().filter(|_| game.is_8x8()).is_some_and(|exact| {
+            exact.solver.set_threads(threads);
+            true
+        })
+    }
+
     fn solve_exactly(
         &self,
         game: &Othello,

@@ -1,4 +1,5 @@
-//! The settings screen: animation speed, markers, coordinates, theme, default level and computer pace.
+//! The settings screen: animation speed, markers, coordinates, theme, default level, computer pace and search
+//! threads.
 
 use iced::widget::{Toggler, column, row, text, toggler};
 use iced::{Element, Fill, Length};
@@ -30,6 +31,29 @@ pub enum Msg {
     Pace(u64),
     /// The bell on a refused move on or off.
     Sound(bool),
+    /// The computer's search threads (0: every core but one).
+    Threads(usize),
+}
+
+/// A choice of search threads in the drop-down list: a count, or 0 for the automatic choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadChoice(pub usize);
+
+impl std::fmt::Display for ThreadChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            0 => write!(f, "Automatic ({})", tabula_games::engine::default_threads()),
+            1 => f.write_str("1 thread"),
+            n => write!(f, "{n} threads"),
+        }
+    }
+}
+
+/// The choices offered: automatic, then one thread per core up to the machine's cores (and the saved count, if
+/// it came from a larger machine).
+fn thread_choices(saved: usize) -> Vec<ThreadChoice> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    (0..=cores.max(saved)).map(ThreadChoice).collect()
 }
 
 /// Applies a change to `settings`.
@@ -44,6 +68,7 @@ pub fn apply(settings: &mut Settings, msg: Msg) {
         Msg::DefaultLevel(name) => settings.default_level = name,
         Msg::Pace(ms) => settings.computer_pace_ms = ms,
         Msg::Sound(on) => settings.sound = on,
+        Msg::Threads(n) => settings.search_threads = n,
     }
 }
 
@@ -109,6 +134,13 @@ pub fn view<'a>(
         move |v| msg(Msg::Pace(u64::from(v))),
         Length::Fixed(200.0),
     );
+    let threads = list(
+        focus,
+        "Computer's search threads",
+        thread_choices(settings.search_threads),
+        ThreadChoice(settings.search_threads),
+        move |t| msg(Msg::Threads(t.0)),
+    );
     let bell = toggler(settings.sound).label("terminal bell, no audio device needed");
     let general = card(
         column![
@@ -121,6 +153,7 @@ pub fn view<'a>(
                     .spacing(10)
                     .align_y(iced::Center),
             ),
+            threads,
             switch(focus, "Bell on a refused move", bell, settings.sound, move |b| msg(Msg::Sound(b))),
         ]
         .spacing(12),
