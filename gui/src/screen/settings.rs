@@ -1,8 +1,8 @@
 //! The settings screen: animation speed, markers, coordinates, theme, default level, computer pace and search
 //! threads.
 
-use iced::widget::{Toggler, column, row, text, toggler};
-use iced::{Element, Fill, Length};
+use iced::widget::{Toggler, column, row, scrollable, text, toggler};
+use iced::{Element, Fill, Length, Padding};
 use tabula_core::Levels;
 
 use crate::app::{Message, Route};
@@ -42,7 +42,10 @@ pub struct ThreadChoice(pub usize);
 impl std::fmt::Display for ThreadChoice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
-            0 => write!(f, "Automatic ({})", tabula_games::engine::default_threads()),
+            0 => match tabula_games::engine::default_threads() {
+                1 => f.write_str("Automatic (1 thread)"),
+                n => write!(f, "Automatic ({n} threads)"),
+            },
             1 => f.write_str("1 thread"),
             n => write!(f, "{n} threads"),
         }
@@ -163,5 +166,7 @@ pub fn view<'a>(
     if let Some(problem) = problem {
         content = content.push(text(problem).style(text::danger));
     }
-    page(focus, "Settings", Message::Go(Route::Home), content)
+    // In a short window the settings scroll, so that every one stays reachable; the scrollbar gets its own margin.
+    let content = content.padding(Padding::ZERO.right(14));
+    page(focus, "Settings", Message::Go(Route::Home), scrollable(content).height(Fill))
 }
