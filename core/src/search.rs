@@ -4,8 +4,8 @@
 //! limits, game end, exact fast path, horizon, transposition table, move generation and ordering, principal
 //! variation search, cutoff bookkeeping, table store.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -202,14 +202,22 @@ impl<G: Game> Worker<G> {
 }
 
 /// What the threads of one search share besides the table.
-struct Shared {
+struct Shared<M> {
     /// Set when the main thread is done, to stop the helpers.
     done: AtomicBool,
     /// Nodes counted by all threads, each adding its own in batches (only with helpers).
     nodes: AtomicU64,
     /// Whether helper threads run.
     parallel: bool,
+    /// The deepest iteration any thread has completed ([`PROVEN`] once one proved the result): when it reaches
+    /// the depth limit, every thread stops.
+    deepest: AtomicU32,
+    /// That iteration's result, which the search answers when it is deeper than the main thread's own.
+    best: Mutex<Option<SearchResult<M>>>,
 }
+
+/// [`Shared::deepest`] once a thread has proven the result.
+const PROVEN: u32 = u32::MAX;
 
 /// The skipped iterations of the first helper threads (Stockfish's skip blocks): helper `i` searches depth `d`
 /// only when `(d + phase) / size` is even, so half the helpers run a ply or more ahead of the main thread and
@@ -289,7 +297,13 @@ impl<G: Game> Searcher<G> {
             // #40-#45 in 27 s on two threads against 35 s with helper searches, 44 s on one thread).
             helpers = &mut [];
         }
-        let shared = Shared { done: AtomicBool::new(false), nodes: AtomicU64::new(0), parallel: !helpers.is_empty() };
+        let shared = Shared {
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            parallel: !helpers.is_empty(),
+            deepest: AtomicU32::new(0),
+            best: Mutex::new(None),
+        };
         let table = &self.table;
         let start = Instant::now();
         let run = |worker, helper, limits| Run {
@@ -302,6 +316,7 @@ impl<G: Game> Searcher<G> {
             shared: &shared,
             helper,
             start,
+            target_depth: MAX_DEPTH,
             nodes: 0,
             flushed: 0,
             aborted: false,
@@ -315,9 +330,9 @@ impl<G: Game> Searcher<G> {
         if helpers.is_empty() {
             return run(main, 0, limits).iterate(&mut state.clone(), on_depth);
         }
-        // Helpers run until the main thread is done, the caller stops the search or the nodes run out, whatever
-        // the main thread's depth or time.
-        let helper_limits = Limits { stop: limits.stop.clone(), nodes: limits.nodes, ..Limits::default() };
+        // Helpers run until the main thread is done, a thread reaches the depth limit, the caller stops the search
+        // or the nodes run out, whatever the main thread's time.
+        let helper_limits = Limits { time: None, ..limits.clone() };
         let mut result = std::thread::scope(|scope| {
             for (i, worker) in helpers.iter_mut().enumerate() {
                 let mut helper = run(worker, i + 1, &helper_limits);
@@ -328,6 +343,12 @@ impl<G: Game> Searcher<G> {
             shared.done.store(true, Ordering::Relaxed);
             result
         });
+        // A helper's deeper iteration (a skipping helper runs ahead) or its proof is the better answer.
+        let best = shared.best.into_inner().unwrap_or_else(PoisonError::into_inner);
+        if let Some(best) = best.filter(|b| b.depth > result.depth || (b.proven && !result.proven)) {
+            let complete = best.proven || limits.depth.is_some_and(|d| best.depth >= d);
+            result = SearchResult { nodes: 0, elapsed: result.elapsed, stopped: result.stopped && !complete, ..best };
+        }
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result
     }
@@ -349,10 +370,12 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     limits: &'a Limits,
     table: &'a TranspositionTable,
     worker: &'a mut Worker<G>,
-    shared: &'a Shared,
+    shared: &'a Shared<G::Move>,
     /// 0 for the main thread, 1, 2, ... for the helpers.
     helper: usize,
     start: Instant,
+    /// The depth limit of the iterations: once any thread has completed it, all stop.
+    target_depth: u32,
     /// This thread's nodes.
     nodes: u64,
     /// How many of them are added to the shared count.
@@ -478,6 +501,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         self.limits.nodes.is_some_and(|n| self.total_nodes() + extra_nodes >= n)
             || self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
             || (self.helper > 0 && self.shared.done.load(Ordering::Relaxed))
+            || (self.shared.parallel && self.shared.deepest.load(Ordering::Relaxed) >= self.target_depth)
             || (read_clock && self.limits.time.is_some_and(|t| self.elapsed() >= t))
     }
 
@@ -527,6 +551,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         }
 
         let max_depth = if self.options.exact { 1 } else { self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) };
+        self.target_depth = max_depth;
         let mut previous: Option<Score> = None;
         let mut wins_in_a_row = 0;
         for depth in 1..=max_depth {
@@ -548,6 +573,11 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             on_depth(&self.info(depth, score, result.pv.clone()));
             if !self.hit_horizon {
                 result.proven = true;
+            }
+            if self.shared.parallel {
+                self.publish(&result);
+            }
+            if result.proven {
                 break;
             }
             wins_in_a_row = if score >= score::MATE_BOUND { wins_in_a_row + 1 } else { 0 };
@@ -564,6 +594,16 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         result.elapsed = self.elapsed();
         result.stopped = self.aborted;
         result
+    }
+
+    /// Offers a completed iteration to the other threads: it becomes the search's answer if it is the deepest.
+    fn publish(&self, result: &SearchResult<G::Move>) {
+        let mut best = self.shared.best.lock().unwrap_or_else(PoisonError::into_inner);
+        if best.as_ref().is_none_or(|b| result.depth > b.depth || (result.proven && !b.proven)) {
+            *best = Some(result.clone());
+            let deepest = if result.proven { PROVEN } else { result.depth };
+            self.shared.deepest.fetch_max(deepest, Ordering::Relaxed);
+        }
     }
 
     /// Picks the root move: the best, or with randomness one of those within the margin, better ones likelier.

@@ -648,6 +648,13 @@ fn parallel_search_keeps_its_limits() {
     // Each thread may overshoot by the nodes it has not yet added to the shared count.
     assert!(r.nodes >= limit && r.nodes <= limit + 2 * 256 + 2, "{} nodes", r.nodes);
 
+    // Whichever thread completes the depth limit first ends the search with its answer.
+    for depth in [1, 4, 7] {
+        let r =
+            searcher.search(&tree, &RandomEval, &root, &Limits::depth(depth), &SearchOptions::default(), &mut |_| {});
+        assert_eq!((r.depth, r.stopped, r.pv.first().copied()), (depth, false, r.best_move), "depth {depth}");
+    }
+
     let limits = Limits { time: Some(Duration::from_millis(100)), ..Limits::default() };
     let start = Instant::now();
     let mut main_nodes = 0;
