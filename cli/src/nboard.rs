@@ -27,6 +27,8 @@ struct Session {
     game: Othello,
     start: Position,
     position: Position,
+    /// The moves from `start` to `position`, passes included.
+    moves: Vec<Move>,
     depth: u32,
     /// A configured level that replaces `set depth` (`tabula-cli nboard --level NAME`).
     fixed: Option<Level>,
@@ -53,7 +55,17 @@ impl Session {
         let start = game.initial_state();
         let mut engine = Engine::new(game.clone());
         engine.set_threads(threads);
-        Session { engine, position: start.clone(), start, game, depth: DEFAULT_DEPTH, fixed, interrupt, clock: None }
+        Session {
+            engine,
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            game,
+            depth: DEFAULT_DEPTH,
+            fixed,
+            interrupt,
+            clock: None,
+        }
     }
 
     /// A fresh engine for `game` (a new board size, or a position that failed to load), searching on as many
@@ -66,16 +78,20 @@ impl Session {
 
     /// The fixed level, or the one for the current depth: search `depth` plies, solve exactly from twice as many
     /// empties.
-    /// With a game clock the move also gets at most its share of the time left: what remains divided by the
-    /// moves this side still has to make (at least four), less a margin.
-    fn level(&self) -> Level {
-        let mut level = self.fixed.clone().unwrap_or_else(|| Level {
+    fn base_level(&self) -> Level {
+        self.fixed.clone().unwrap_or_else(|| Level {
             name: format!("nboard depth {}", self.depth),
             depth: self.depth,
             time_ms: None,
             randomness: 0,
             exact_empties: Some((self.depth * 2).min(24)),
-        });
+        })
+    }
+
+    /// The level of the next move: [`Self::base_level`], and with a game clock at most the move's share of the
+    /// time left: what remains divided by the moves this side still has to make (at least four), less a margin.
+    fn level(&self) -> Level {
+        let mut level = self.base_level();
         if let Some(clock) = self.clock {
             let me = self.game.side_to_move(&self.position).index();
             let left = clock.total_ms.saturating_sub(clock.used_ms[me]);
@@ -95,12 +111,14 @@ impl Session {
         let mv = othello::notation::parse_square(self.game.size(), token).map_err(|e| format!("move '{token}' {e}"))?;
         if !mv.is_pass() && !self.game.is_legal(&self.position, mv) && self.game.pass_is_forced(&self.position) {
             self.game.make(&mut self.position, Move::PASS);
+            self.moves.push(Move::PASS);
         }
         if !self.game.is_legal(&self.position, mv) {
             return Err(format!("move '{token}' is not legal in this position"));
         }
         self.charge(spent);
         self.game.make(&mut self.position, mv);
+        self.moves.push(mv);
         Ok(())
     }
 
@@ -128,7 +146,7 @@ impl Session {
         let side = if parsed.black_to_move { 'X' } else { 'O' };
         let start = othello::notation::parse_board(&game, &format!("{} {side}", parsed.board))
             .map_err(|e| format!("GGF board: {e}"))?;
-        let previous = (self.game.clone(), self.start.clone(), self.position.clone());
+        let previous = (self.game.clone(), self.start.clone(), self.position.clone(), std::mem::take(&mut self.moves));
         if game.size() != self.game.size() {
             self.replace_engine(&game);
         }
@@ -141,7 +159,7 @@ impl Session {
         for (i, mv) in parsed.moves.iter().enumerate() {
             let spent = parsed.move_ms.get(i).copied().unwrap_or(0);
             if let Err(e) = self.play(&format!("{mv}//{}", spent as f64 / 1000.0)) {
-                (self.game, self.start, self.position) = previous;
+                (self.game, self.start, self.position, self.moves) = previous;
                 self.clock = clock;
                 self.replace_engine(&self.game.clone());
                 return Err(format!("GGF move {}: {e}", i + 1));
@@ -163,8 +181,45 @@ impl Session {
     }
 
     fn solves_exactly(&self) -> bool {
-        let empties = self.game.remaining_moves(&self.position).unwrap_or(u32::MAX);
-        self.level().exact_empties.is_some_and(|e| empties <= e)
+        Self::exact_at(&self.game, &self.level(), &self.position)
+    }
+
+    /// Whether `level` solves `position` exactly.
+    fn exact_at(game: &Othello, level: &Level, position: &Position) -> bool {
+        let empties = game.remaining_moves(position).unwrap_or(u32::MAX);
+        level.exact_empties.is_some_and(|e| empties <= e)
+    }
+
+    /// NBoard's Analyze Game: every position of the game scored at the level (without the clock), as
+    /// `analysis <moves played> <eval>` from the side to move's view, from the last position back to the first
+    /// (retrograde, so the exact endgame values are in the table when the earlier positions are searched). A
+    /// `ping` stops it.
+    fn analyze(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        let level = self.base_level();
+        let mut positions = vec![self.start.clone()];
+        for &mv in &self.moves {
+            let mut next = positions[positions.len() - 1].clone();
+            self.game.make(&mut next, mv);
+            positions.push(next);
+        }
+        for (played, position) in positions.iter().enumerate().rev() {
+            if self.interrupt.load(Ordering::Relaxed) {
+                break;
+            }
+            let eval = match self.game.outcome(position) {
+                Some(o) => f64::from(o.signed_margin(self.game.side_to_move(position))),
+                None => {
+                    let result = self.engine.think(position, &level, 0, Some(self.interrupt.clone()), &mut |_| {});
+                    if result.stopped && result.depth == 0 {
+                        break;
+                    }
+                    self.nboard_eval(result.score, result.proven && Self::exact_at(&self.game, &level, position))
+                }
+            };
+            writeln!(out, "analysis {played} {eval:.2}")?;
+            out.flush()?;
+        }
+        Ok(())
     }
 
     /// Searches the current position, writing `status` lines as depths complete.
@@ -363,6 +418,11 @@ fn handle(session: &mut Session, line: &str, out: &mut impl Write) -> std::io::R
             Ok(_) => writeln!(out, "ERROR the game is over")?,
             Err(_) => writeln!(out, "ERROR hint needs a number of moves, got '{rest}'")?,
         },
+        "analyze" => {
+            writeln!(out, "status analyzing")?;
+            session.analyze(out)?;
+            writeln!(out, "status")?;
+        }
         "ping" => writeln!(out, "pong {rest}")?,
         "learn" => writeln!(out, "learned")?,
         "quit" => return Ok(false),
@@ -461,6 +521,37 @@ mod tests {
         assert!(answer < pong1 && pong1 < pong2, "{out}");
         assert!(["D3", "C4", "F5", "E6"].iter().any(|m| lines[answer].starts_with(&format!("=== {m}/"))), "{out}");
         assert_eq!(&lines[pong1 + 1..pong2], ["status thinking", "status"], "{out}");
+    }
+
+    /// Analyze Game scores every position from the last back to the first, the final one by its result, and a
+    /// ping stops a long analysis (a ping that follows at once stops it before it begins, as NBoard means it to).
+    #[test]
+    fn analyze_scores_every_position_of_the_game_backwards() {
+        // A game over after eleven moves, 14-1 for Black with 49 empties (W. D. Smith's short non-wipe-out game).
+        let moves = "B[f5]W[f4]B[c3]W[e6]B[f7]W[g6]B[g4]W[e8]B[g8]W[g5]B[h5]";
+        let start = "---------------------------O*------*O---------------------------";
+        let game = format!("(;GM[Othello]BO[8 {start} *]{moves};)");
+        let out = talk_within_a_minute(Box::leak(format!("set depth 4\nset game {game}\nanalyze\n").into()));
+        let analysis: Vec<(usize, f64)> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("analysis "))
+            .map(|rest| {
+                let (n, eval) = rest.split_once(' ').expect("two numbers");
+                (n.parse().expect("a move number"), eval.parse().expect("an eval"))
+            })
+            .collect();
+        assert_eq!(analysis.iter().map(|a| a.0).collect::<Vec<_>>(), (0..=11).rev().collect::<Vec<_>>(), "{out}");
+        // White would move after the eleventh: lost 1-63 (the empties go to the winner), from White's view.
+        assert_eq!(analysis[0].1, -62.0, "{out}");
+        // One move before, Black to move sees the win: a won game counts the whole board.
+        assert_eq!(analysis[1], (10, 64.0), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        let begin = lines.iter().position(|&l| l == "status analyzing").expect("the status before");
+        assert_eq!((lines.len(), lines[begin + 13]), (begin + 14, "status"), "twelve positions, then the status: {out}");
+
+        let long = format!("set depth 60\nset game {}\nanalyze\nping 2\n", "(;GM[Othello];)");
+        let out = talk_within_a_minute(Box::leak(long.into()));
+        assert!(out.lines().any(|l| l == "pong 2"), "{out}");
     }
 
     #[test]
