@@ -85,6 +85,7 @@ impl Session {
             time_ms: None,
             randomness: 0,
             exact_empties: Some((self.depth * 2).min(24)),
+            nodes: None,
         })
     }
 
@@ -547,7 +548,11 @@ mod tests {
         assert_eq!(analysis[1], (10, 64.0), "{out}");
         let lines: Vec<&str> = out.lines().collect();
         let begin = lines.iter().position(|&l| l == "status analyzing").expect("the status before");
-        assert_eq!((lines.len(), lines[begin + 13]), (begin + 14, "status"), "twelve positions, then the status: {out}");
+        assert_eq!(
+            (lines.len(), lines[begin + 13]),
+            (begin + 14, "status"),
+            "twelve positions, then the status: {out}"
+        );
 
         let long = format!("set depth 60\nset game {}\nanalyze\nping 2\n", "(;GM[Othello];)");
         let out = talk_within_a_minute(Box::leak(long.into()));

@@ -383,6 +383,11 @@ fn yixin_board_extensions() {
     let points = &forbid["FORBID ".len()..forbid.len() - 1];
     assert!(points.len().is_multiple_of(4), "{forbid}");
     assert!(points.as_bytes().chunks(4).any(|p| p == b"0807"), "8,7 is a double three: {forbid}");
+    brain.send("YXSHOWINFO");
+    let name = brain.lines.recv_timeout(Duration::from_secs(5)).expect("an answer");
+    assert!(name.starts_with("MESSAGE Tabula "), "{name}");
+    let threads = brain.lines.recv_timeout(Duration::from_secs(5)).expect("an answer");
+    assert_eq!(threads, "MESSAGE INFO MAX_THREAD_NUM 256");
     brain.send("YXHASHCLEAR");
     let said = brain.lines.recv_timeout(Duration::from_secs(5)).expect("an answer");
     assert_eq!(said, "MESSAGE the transposition table is cleared");
@@ -431,4 +436,35 @@ fn a_board_sent_during_a_think_waits_whole_for_its_turn() {
     brain.send("YXSTOP");
     let second = brain.answer();
     assert!(![(7, 7), (8, 8), (6, 6)].contains(&point(&second)), "the board's move is on an empty point: {second}");
+}
+
+#[test]
+fn info_max_node_bounds_each_search() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 60000");
+    brain.send("INFO max_node 3000");
+    let start = Instant::now();
+    brain.send("TURN 7,7");
+    let mut messages = Vec::new();
+    let answer = loop {
+        let line = brain.lines.recv_timeout(Duration::from_secs(20)).expect("an answer within the node limit");
+        if !line.starts_with("MESSAGE") {
+            break line;
+        }
+        messages.push(line);
+    };
+    point(&answer);
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    // Each finished depth reports its nodes: none past the limit (the search stops at it).
+    let nodes: Vec<u64> = messages
+        .iter()
+        .filter_map(|m| m.split_whitespace().skip_while(|w| *w != "n").nth(1).and_then(|n| n.parse().ok()))
+        .collect();
+    assert!(!nodes.is_empty() && nodes.iter().all(|&n| n <= 3000), "{messages:?}");
+    // 0 lifts the limit again.
+    brain.send("INFO max_node 0");
+    brain.send("INFO timeout_turn 300");
+    brain.send("TURN 9,9");
+    point(&brain.answer());
 }

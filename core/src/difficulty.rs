@@ -23,6 +23,10 @@ pub struct Level {
     /// Games that know how many moves remain (Othello: empty squares) are solved exactly from this many on.
     #[serde(default)]
     pub exact_empties: Option<u32>,
+    /// The most nodes per move; unlimited if absent. On one thread a node-limited level plays the same moves on
+    /// any machine, where a time limit depends on its speed and load.
+    #[serde(default)]
+    pub nodes: Option<u64>,
 }
 
 impl Level {
@@ -39,6 +43,8 @@ impl Level {
     pub const MAX_TIME_MS: u64 = 3_600_000;
     /// The widest random margin, in evaluation units.
     pub const MAX_RANDOMNESS: i32 = 100_000;
+    /// The most nodes per move a level may give.
+    pub const MAX_NODES: u64 = 1_000_000_000_000;
 
     /// What is wrong with this level's numbers, naming the field and its bounds, if anything.
     #[must_use]
@@ -69,6 +75,11 @@ impl Level {
                 self.randomness
             ));
         }
+        if let Some(n) = self.nodes
+            && !(1..=Level::MAX_NODES).contains(&n)
+        {
+            return Some(format!("level `{name}`: field `nodes` must be from 1 to {}, not {n}", Level::MAX_NODES));
+        }
         if let Some(e) = self.exact_empties
             && e > max_empties
         {
@@ -82,13 +93,25 @@ impl Level {
     /// A level that searches to `depth` with no time limit and no randomness ("Custom").
     #[must_use]
     pub fn custom(depth: u32) -> Level {
-        Level { name: format!("Custom (depth {depth})"), depth, time_ms: None, randomness: 0, exact_empties: None }
+        Level {
+            name: format!("Custom (depth {depth})"),
+            depth,
+            time_ms: None,
+            randomness: 0,
+            exact_empties: None,
+            nodes: None,
+        }
     }
 
-    /// The search limits of this level: its depth and time (the caller adds a stop flag where it has one).
+    /// The search limits of this level: its depth, time and nodes (the caller adds a stop flag where it has one).
     #[must_use]
     pub fn limits(&self) -> Limits {
-        Limits { depth: Some(self.depth), time: self.time_ms.map(Duration::from_millis), ..Limits::default() }
+        Limits {
+            depth: Some(self.depth),
+            time: self.time_ms.map(Duration::from_millis),
+            nodes: self.nodes,
+            ..Limits::default()
+        }
     }
 
     /// The search options of this level with the given seed for its randomness.
@@ -284,6 +307,7 @@ exact_empties = 12
             ("depth = 4\ntime_ms = 900\nexact_empties = 101", "at most 100"),
             ("depth = 4\ntime_ms = 0", "`time_ms` must be from 1"),
             ("depth = 4\nrandomness = -1", "`randomness` must be from 0"),
+            ("depth = 4\nnodes = 0", "`nodes` must be from 1"),
         ];
         for (fields, bound) in bounds {
             let text = format!("[[levels]]\nname = \"Wild\"\n{fields}\n");
@@ -292,6 +316,9 @@ exact_empties = 12
         }
         let timed = "[[levels]]\nname = \"Deep\"\ndepth = 40\ntime_ms = 5000\nexact_empties = 64\n";
         assert!(Levels::parse(timed, "f.toml").is_ok(), "a time limit makes a deep level safe");
+        let counted =
+            Levels::parse("[[levels]]\nname = \"Fixed\"\ndepth = 9\nnodes = 50000\n", "f.toml").expect("valid");
+        assert_eq!(counted.all()[0].limits().nodes, Some(50_000), "a node limit reaches the search");
         let syntax = Levels::parse("[[levels]\n", "f.toml").expect_err("syntax");
         assert_eq!(syntax.line, Some(1));
     }

@@ -345,11 +345,16 @@ impl<G: Game> Searcher<G> {
         });
         // A helper's deeper iteration (a skipping helper runs ahead) or its proof is the better answer.
         let best = shared.best.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let nodes = shared.nodes.load(Ordering::Relaxed);
         if let Some(best) = best.filter(|b| b.depth > result.depth || (b.proven && !result.proven)) {
             let complete = best.proven || limits.depth.is_some_and(|d| best.depth >= d);
-            result = SearchResult { nodes: 0, elapsed: result.elapsed, stopped: result.stopped && !complete, ..best };
+            result = SearchResult { nodes, elapsed: result.elapsed, stopped: result.stopped && !complete, ..best };
+            // The caller hears of the iteration that answers, though the main thread did not complete it.
+            let nps = (nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
+            let (depth, score, pv, elapsed) = (result.depth, result.score, result.pv.clone(), result.elapsed);
+            on_depth(&SearchInfo { depth, score, pv, nodes, nps, elapsed });
         }
-        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result.nodes = nodes;
         result
     }
 }

@@ -650,9 +650,13 @@ fn parallel_search_keeps_its_limits() {
 
     // Whichever thread completes the depth limit first ends the search with its answer.
     for depth in [1, 4, 7] {
-        let r =
-            searcher.search(&tree, &RandomEval, &root, &Limits::depth(depth), &SearchOptions::default(), &mut |_| {});
+        let mut reported = Vec::new();
+        let limits = Limits::depth(depth);
+        let r = searcher.search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |info| {
+            reported.push(info.depth);
+        });
         assert_eq!((r.depth, r.stopped, r.pv.first().copied()), (depth, false, r.best_move), "depth {depth}");
+        assert_eq!(reported.last(), Some(&depth), "the answering iteration is reported: {reported:?}");
     }
 
     let limits = Limits { time: Some(Duration::from_millis(100)), ..Limits::default() };

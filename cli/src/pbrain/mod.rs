@@ -86,6 +86,8 @@ struct Brain {
     max_depth: u32,
     /// Search threads (`INFO thread_num`); one until the manager allows more.
     threads: usize,
+    /// The most nodes per move (`INFO max_node`, Yixin-Board); `None` for no limit.
+    max_nodes: Option<u64>,
 }
 
 /// A `BOARD` or `YXBOARD` block being read: its lines, the first problem with them, and whether to move after.
@@ -127,6 +129,7 @@ impl Brain {
             next_engine: None,
             max_depth: 40,
             threads: 1,
+            max_nodes: None,
         }
     }
 
@@ -184,6 +187,8 @@ impl Brain {
             "timeout_match" => number().map(|v| self.clock.timeout_match = v),
             "max_depth" => number().map(|v| self.max_depth = v.clamp(1, u64::from(Level::MAX_DEPTH)) as u32),
             "thread_num" => number().map(|v| self.threads = v.clamp(1, MAX_THREADS) as usize),
+            // 0 (as some managers send for "no limit") lifts it.
+            "max_node" => number().map(|v| self.max_nodes = (v > 0).then(|| v.min(Level::MAX_NODES))),
             "time_left" => number().map(|v| self.clock.time_left = Some(v)),
             "max_memory" => number().map(|v| self.resize_table(table_megabytes(v), events)),
             // Yixin-Board gives the table's own size, in kilobytes.
@@ -285,6 +290,7 @@ impl Brain {
             time_ms: Some(self.clock.budget(stones).as_millis() as u64),
             randomness: 0,
             exact_empties: None,
+            nodes: self.max_nodes,
         }
     }
 }
@@ -402,6 +408,7 @@ fn while_thinking(brain: &mut Brain, line: &str, pending: &VecDeque<String>, eve
         Ok(Command::About) => Busy::Answer(about()),
         Ok(Command::YxStop) => Busy::Stop,
         Ok(Command::YxShowForbid) => Busy::Answer(brain.forbidden_points()),
+        Ok(Command::YxShowInfo) => Busy::Answer(show_info()),
         Ok(Command::Info(key, value)) if key != "rule" => {
             brain.info(&key, &value, events).map_or(Busy::Silent, Busy::Answer)
         }
@@ -421,6 +428,12 @@ fn block_open(lines: &VecDeque<String>) -> bool {
 
 fn about() -> String {
     format!("name=\"Tabula\", version=\"{}\", author=\"Tabula developers\"", env!("CARGO_PKG_VERSION"))
+}
+
+/// `YXSHOWINFO`'s answer, in the lines Yixin-Board reads to set up its engine dialog: the engine and version, and
+/// the most threads `INFO thread_num` takes.
+fn show_info() -> String {
+    format!("MESSAGE Tabula {}\nMESSAGE INFO MAX_THREAD_NUM {MAX_THREADS}", env!("CARGO_PKG_VERSION"))
 }
 
 /// What a command asks of the main loop.
@@ -498,6 +511,7 @@ fn handle(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Reply {
         Command::About => Ok(Some(about())),
         Command::YxStop => return Reply::Silent,
         Command::YxShowForbid => Ok(Some(brain.forbidden_points())),
+        Command::YxShowInfo => Ok(Some(show_info())),
         Command::YxHashClear => {
             if let Some(engine) = &mut brain.engine {
                 engine.clear();

@@ -29,6 +29,8 @@ pub enum Command {
     YxHashClear,
     /// `YXSHOWFORBID` (Yixin-Board): list the points forbidden to Black under Renju.
     YxShowForbid,
+    /// `YXSHOWINFO` (Yixin-Board): say what the engine is and what settings it takes.
+    YxShowInfo,
     /// `SWAP2BOARD`: a swap2 opening position follows as in `BOARD` (refused at its `DONE`: no opening rules yet).
     Swap2Board,
     /// `X,Y,F` inside a `BOARD` block: F is 1 (own), 2 (opponent) or 3 (ignored).
@@ -111,6 +113,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, ProtocolError> {
         "YXSTOP" => Ok(Command::YxStop),
         "YXHASHCLEAR" => Ok(Command::YxHashClear),
         "YXSHOWFORBID" => Ok(Command::YxShowForbid),
+        "YXSHOWINFO" => Ok(Command::YxShowInfo),
         "DONE" => Ok(Command::Done),
         "TAKEBACK" => Ok(Command::Takeback(point(args, line)?)),
         "ABOUT" => Ok(Command::About),
