@@ -681,12 +681,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             let mv = self.root[i].mv;
             let floor = if margin > 0 && best > -INFINITY { lower.max(best - margin) } else { lower };
             let undo = self.game.make(state, mv);
-            let value = if i == 0 || !self.options.pvs {
-                -self.negamax(state, depth - 1, -beta, -floor, 1)
-            } else {
-                let probe = -self.negamax(state, depth - 1, -floor - 1, -floor, 1);
-                if probe > floor && probe < beta { -self.negamax(state, depth - 1, -beta, -floor, 1) } else { probe }
-            };
+            let value = self.search_child(state, depth - 1, floor, beta, 1, i == 0, 0);
             self.game.unmake(state, mv, undo);
             if self.aborted {
                 return best;
@@ -704,6 +699,34 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
         }
         best
+    }
+
+    /// The value of a move whose position `state` is, for its parent searching in (`alpha`, `beta`): the full
+    /// window for the first move (or without PVS), else a null window at `alpha`, at first `reduction` plies
+    /// shallower, searched again deeper and then wider only while it might beat `alpha` (principal variation
+    /// search). The child is searched `depth` plies at `ply`.
+    #[allow(clippy::too_many_arguments, reason = "the child, its window and where it stands in the parent's list")]
+    fn search_child(
+        &mut self,
+        state: &mut G::State,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        first: bool,
+        reduction: i32,
+    ) -> Score {
+        if first || !self.options.pvs {
+            return -self.negamax(state, depth, -beta, -alpha, ply);
+        }
+        let mut probe = alpha + 1;
+        if reduction > 0 {
+            probe = -self.negamax(state, depth - reduction, -alpha - 1, -alpha, ply);
+        }
+        if probe > alpha {
+            probe = -self.negamax(state, depth, -alpha - 1, -alpha, ply);
+        }
+        if probe > alpha && probe < beta { -self.negamax(state, depth, -beta, -alpha, ply) } else { probe }
     }
 
     fn pv_root_move(&self) -> Option<G::Move> {
@@ -813,22 +836,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 && self.evaluator.is_forcing(game, state, mv);
             let child_depth = depth - 1 + i32::from(extended);
             let undo = game.make(state, mv);
-            let value = if i == 0 || !self.options.pvs {
-                -self.negamax(state, child_depth, -beta, -alpha, ply + 1)
-            } else {
-                let mut probe = alpha + 1;
-                if reduction > 0 {
-                    probe = -self.negamax(state, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
-                }
-                if probe > alpha {
-                    probe = -self.negamax(state, child_depth, -alpha - 1, -alpha, ply + 1);
-                }
-                if probe > alpha && probe < beta {
-                    -self.negamax(state, child_depth, -beta, -alpha, ply + 1)
-                } else {
-                    probe
-                }
-            };
+            let value = self.search_child(state, child_depth, alpha, beta, ply + 1, i == 0, reduction);
             game.unmake(state, mv, undo);
             if self.aborted {
                 self.ordered[ply] = ordered;
