@@ -17,6 +17,18 @@ struct Brain {
 }
 
 impl Brain {
+    /// The `MESSAGE` lines of a search and then its answer, each within `wait`.
+    fn messages_then_answer(&self, wait: Duration) -> (Vec<String>, String) {
+        let mut messages = Vec::new();
+        loop {
+            let line = self.lines.recv_timeout(wait).expect("the search's next line");
+            if !line.starts_with("MESSAGE") {
+                return (messages, line);
+            }
+            messages.push(line);
+        }
+    }
+
     fn start() -> Brain {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tabula"))
             .stdin(Stdio::piped())
@@ -399,14 +411,7 @@ fn yixin_board_extensions() {
     brain.send("BOARD");
     brain.send("7,7,2");
     brain.send("DONE");
-    let mut messages = Vec::new();
-    let answer = loop {
-        let line = brain.lines.recv_timeout(Duration::from_secs(10)).expect("an answer within max_depth 3");
-        if !line.starts_with("MESSAGE") {
-            break line;
-        }
-        messages.push(line);
-    };
+    let (messages, answer) = brain.messages_then_answer(Duration::from_secs(10));
     point(&answer);
     assert!(messages.iter().any(|m| m.starts_with("MESSAGE depth 3 ")), "{messages:?}");
     assert!(!messages.iter().any(|m| m.starts_with("MESSAGE depth 4 ")), "max_depth 3: {messages:?}");
@@ -446,14 +451,7 @@ fn info_max_node_bounds_each_search() {
     brain.send("INFO max_node 3000");
     let start = Instant::now();
     brain.send("TURN 7,7");
-    let mut messages = Vec::new();
-    let answer = loop {
-        let line = brain.lines.recv_timeout(Duration::from_secs(20)).expect("an answer within the node limit");
-        if !line.starts_with("MESSAGE") {
-            break line;
-        }
-        messages.push(line);
-    };
+    let (messages, answer) = brain.messages_then_answer(Duration::from_secs(20));
     point(&answer);
     assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
     // Each finished depth reports its nodes: none past the limit (the search stops at it).

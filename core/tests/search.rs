@@ -266,9 +266,8 @@ fn time_limit_is_kept() {
     }
 }
 
-#[test]
-fn stop_flag_ends_the_search_from_another_thread() {
-    let tree = big_tree();
+/// Limits with a stop flag that another thread sets after 50 ms; the thread answers when it did.
+fn stopped_in_50_ms() -> (Limits, std::thread::JoinHandle<Instant>) {
     let stop = Arc::new(AtomicBool::new(false));
     let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
     let stopper = std::thread::spawn(move || {
@@ -276,6 +275,13 @@ fn stop_flag_ends_the_search_from_another_thread() {
         stop.store(true, Ordering::Relaxed);
         Instant::now()
     });
+    (limits, stopper)
+}
+
+#[test]
+fn stop_flag_ends_the_search_from_another_thread() {
+    let tree = big_tree();
+    let (limits, stopper) = stopped_in_50_ms();
     let mut searcher = Searcher::new(&tree, 1);
     let r = searcher.search(&tree, &RandomEval, &tree.initial_state(), &limits, &SearchOptions::default(), &mut |_| {});
     let ended = Instant::now();
@@ -668,13 +674,7 @@ fn parallel_search_keeps_its_limits() {
     assert!(start.elapsed() < Duration::from_millis(150), "took {:?}", start.elapsed());
     assert!(r.depth >= 1 && r.nodes >= main_nodes);
 
-    let stop = Arc::new(AtomicBool::new(false));
-    let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(50));
-        stop.store(true, Ordering::Relaxed);
-        Instant::now()
-    });
+    let (limits, stopper) = stopped_in_50_ms();
     let r = searcher.search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
     let late = Instant::now().duration_since(stopper.join().expect("stopper thread"));
     assert!(r.stopped && r.best_move.is_some() && late < Duration::from_millis(30), "took {late:?}");
