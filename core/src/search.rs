@@ -173,7 +173,8 @@ pub struct SearchResult<M> {
 /// With more than one thread it searches Lazy SMP style: every thread searches the same root, sharing only the
 /// lock-free transposition table, so what one thread learns cuts the others' trees short. Helper threads differ
 /// from the main one in which iterations they search (some skip depths, so they run ahead) and, in exact mode,
-/// in which root move they try first; the main thread's result is the answer, and its end stops the helpers.
+/// in which root move they try first. The deepest iteration any thread completes is the answer; the main thread
+/// keeps the clock, and its end (or any thread completing the depth limit) stops the others.
 /// With one thread the search is exactly the single-threaded one. An exact search whose evaluator has a parallel
 /// solver ([`Evaluator::parallel_solve`]) leaves the threads to the solver instead.
 pub struct Searcher<G: Game> {
