@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long)]
     game: Option<String>,
     /// Search threads; with more than one, node counts (and so the signature) vary from run to run.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=512))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=tabula_games::engine::MAX_THREADS as i64))]
     threads: u16,
 }
 

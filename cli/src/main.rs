@@ -64,7 +64,7 @@ enum Command {
         #[arg(long)]
         level: Option<String>,
         /// Search threads (default: every core but one).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=512))]
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=tabula_games::engine::MAX_THREADS as i64))]
         threads: Option<u16>,
     },
 }

@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
     solver_mb: u32,
     /// Search threads, sharing both tables.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=512))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=tabula_games::engine::MAX_THREADS as i64))]
     threads: u16,
 }
 

@@ -11,7 +11,7 @@ use support::placement::{Placement, PlacementEval};
 use support::random_tree::{RandomEval, RandomTree};
 use support::tictactoe::{LineCounter, TicTacToe};
 use tabula_core::score::{self, Score};
-use tabula_core::{Evaluator, Game, GameResult, Limits, SearchOptions, Searcher};
+use tabula_core::{Evaluator, Game, GameResult, Limits, SearchOptions, SearchResult, Searcher};
 
 /// Plain negamax without pruning: the value of every root move, and quiescence when asked.
 fn minimax<G: Game, E: Evaluator<G>>(g: &G, e: &E, s: &mut G::State, depth: i32, ply: u32, quiesce: bool) -> Score {
@@ -84,6 +84,17 @@ fn option_combinations() -> Vec<SearchOptions> {
     all
 }
 
+/// One search by a fresh single-threaded searcher with a small table.
+fn search_once<G: Game, E: Evaluator<G>>(
+    g: &G,
+    e: &E,
+    s: &G::State,
+    limits: &Limits,
+    o: &SearchOptions,
+) -> SearchResult<G::Move> {
+    Searcher::new(g, 1).search(g, e, s, limits, o, &mut |_| {})
+}
+
 fn search<G: Game, E: Evaluator<G>>(
     g: &G,
     e: &E,
@@ -91,8 +102,7 @@ fn search<G: Game, E: Evaluator<G>>(
     limits: &Limits,
     o: &SearchOptions,
 ) -> (Score, G::Move) {
-    let mut searcher = Searcher::new(g, 1);
-    let r = searcher.search(g, e, s, limits, o, &mut |_| {});
+    let r = search_once(g, e, s, limits, o);
     (r.score, r.best_move.expect("a move"))
 }
 
@@ -511,18 +521,10 @@ fn late_move_reductions_apply_only_to_quiet_moves() {
             continue;
         }
         let limits = Limits::depth(6);
-        let plain =
-            Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
-        let inert = Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &reduced, &mut |_| {});
+        let plain = search_once(&tree, &RandomEval, &root, &limits, &SearchOptions::default());
+        let inert = search_once(&tree, &RandomEval, &root, &limits, &reduced);
         assert_eq!((inert.nodes, inert.score, inert.best_move), (plain.nodes, plain.score, plain.best_move));
-        let quiet = Searcher::new(&tree, 1).search(
-            &tree,
-            &Marking { quiet: true, forcing: false },
-            &root,
-            &limits,
-            &reduced,
-            &mut |_| {},
-        );
+        let quiet = search_once(&tree, &Marking { quiet: true, forcing: false }, &root, &limits, &reduced);
         let mut moves = Vec::new();
         tree.legal_moves(&root, &mut moves);
         assert!(moves.contains(&quiet.best_move.expect("a move")), "seed {seed}");
@@ -544,14 +546,7 @@ fn a_forced_move_on_the_clock_takes_one_iteration() {
         })
         .expect("a tree whose root has one move");
     let limits = Limits { time: Some(Duration::from_secs(5)), ..Limits::default() };
-    let r = Searcher::new(&forced, 1).search(
-        &forced,
-        &RandomEval,
-        &forced.initial_state(),
-        &limits,
-        &SearchOptions::default(),
-        &mut |_| {},
-    );
+    let r = search_once(&forced, &RandomEval, &forced.initial_state(), &limits, &SearchOptions::default());
     assert_eq!((r.depth, r.best_move), (1, Some(0)));
     assert!(r.elapsed < Duration::from_secs(1), "{:?}", r.elapsed);
 }
@@ -564,18 +559,10 @@ fn extensions_deepen_forcing_lines_within_bounds() {
     let tree = RandomTree { seed: 81, max_branching: 3, height: 40 };
     let root = tree.initial_state();
     let limits = Limits::depth(4);
-    let plain =
-        Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &SearchOptions::default(), &mut |_| {});
-    let inert = Searcher::new(&tree, 1).search(&tree, &RandomEval, &root, &limits, &extended, &mut |_| {});
+    let plain = search_once(&tree, &RandomEval, &root, &limits, &SearchOptions::default());
+    let inert = search_once(&tree, &RandomEval, &root, &limits, &extended);
     assert_eq!((inert.nodes, inert.score, inert.best_move), (plain.nodes, plain.score, plain.best_move));
-    let deep = Searcher::new(&tree, 1).search(
-        &tree,
-        &Marking { quiet: false, forcing: true },
-        &root,
-        &limits,
-        &extended,
-        &mut |_| {},
-    );
+    let deep = search_once(&tree, &Marking { quiet: false, forcing: true }, &root, &limits, &extended);
     assert!(deep.nodes > plain.nodes, "{} vs {}", deep.nodes, plain.nodes);
     assert!(deep.pv.len() > plain.pv.len() && deep.pv.len() <= 12, "{:?}", deep.pv);
 }

@@ -12,11 +12,15 @@ use crate::board::BoardGame;
 /// Memory for the transposition table of one engine.
 pub const TABLE_MEGABYTES: usize = 32;
 
+/// The most search threads an engine takes: more is clamped to this (a settings file or a manager asking for a
+/// million threads gets this many, not a failure to start them).
+pub const MAX_THREADS: usize = 256;
+
 /// The search threads an engine uses unless told otherwise: every core but one, which is left to the app or the
 /// manager around it (at least one).
 #[must_use]
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).clamp(1, MAX_THREADS))
 }
 
 /// A computer player for one game, keeping its transposition table (and the endgame evaluator's own tables)
@@ -42,10 +46,10 @@ impl<G: BoardGame> Engine<G> {
         Engine { game, searcher, exact: None }
     }
 
-    /// Searches with `threads` threads (at least one) from now on: Lazy SMP in the searcher, the exact solver's
-    /// table shared by all of them.
+    /// Searches with `threads` threads (from one to [`MAX_THREADS`]) from now on: Lazy SMP in the searcher, or
+    /// the exact solver's own parallel search.
     pub fn set_threads(&mut self, threads: usize) {
-        self.searcher.set_threads(threads);
+        self.searcher.set_threads(threads.clamp(1, MAX_THREADS));
     }
 
     /// The number of threads a search uses.

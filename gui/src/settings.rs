@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use tabula_games::engine::MAX_THREADS;
+
 use crate::storage;
 
 /// How fast Othello discs turn over.
@@ -118,10 +120,13 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The threads the computer searches with: the chosen count, or every core but one.
+    /// The threads the computer searches with: the chosen count (at most [`MAX_THREADS`]), or every core but one.
     #[must_use]
     pub fn threads(&self) -> usize {
-        if self.search_threads == 0 { tabula_games::engine::default_threads() } else { self.search_threads }
+        match self.search_threads {
+            0 => tabula_games::engine::default_threads(),
+            n => n.min(MAX_THREADS),
+        }
     }
 
     /// Reads the settings file; a missing file gives the defaults, a broken one is moved aside (never saved over)
@@ -160,6 +165,8 @@ mod tests {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         assert_eq!(Settings::default().threads(), (cores - 1).max(1));
         assert_eq!(Settings { search_threads: 3, ..Settings::default() }.threads(), 3);
+        // A hand-edited file asking for a million threads gets the most the engine takes.
+        assert_eq!(Settings { search_threads: 1_000_000, ..Settings::default() }.threads(), MAX_THREADS);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
 use tabula_core::{Game, Level, Player, SearchInfo};
-use tabula_games::engine::TABLE_MEGABYTES;
+use tabula_games::engine::{MAX_THREADS, TABLE_MEGABYTES};
 use tabula_games::gomoku::{Gomoku, GomokuState, WinRule};
 use tabula_games::lines::{Line, read_line};
 use tabula_games::{BoardGame, Cell, Engine};
@@ -36,9 +36,6 @@ enum Event {
 
 /// Commands that change the position and so wait for the search to end; more than this while thinking are refused.
 const QUEUE_LIMIT: usize = 64;
-
-/// The most search threads a manager may ask for with `INFO thread_num`.
-const MAX_THREADS: u64 = 256;
 
 /// Lines a `BOARD` block may hold (the largest board has 1,024 points).
 const BOARD_LINES: usize = 1024;
@@ -186,7 +183,7 @@ impl Brain {
             "timeout_turn" => number().map(|v| self.clock.timeout_turn = v),
             "timeout_match" => number().map(|v| self.clock.timeout_match = v),
             "max_depth" => number().map(|v| self.max_depth = v.clamp(1, u64::from(Level::MAX_DEPTH)) as u32),
-            "thread_num" => number().map(|v| self.threads = v.clamp(1, MAX_THREADS) as usize),
+            "thread_num" => number().map(|v| self.threads = v.clamp(1, MAX_THREADS as u64) as usize),
             // 0 (as some managers send for "no limit") lifts it.
             "max_node" => number().map(|v| self.max_nodes = (v > 0).then(|| v.min(Level::MAX_NODES))),
             "time_left" => number().map(|v| self.clock.time_left = Some(v)),

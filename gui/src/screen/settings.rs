@@ -4,6 +4,7 @@
 use iced::widget::{Toggler, column, row, scrollable, text, toggler};
 use iced::{Element, Fill, Length, Padding};
 use tabula_core::Levels;
+use tabula_games::engine::MAX_THREADS;
 
 use crate::app::{Message, Route};
 use crate::focus::Focus;
@@ -53,10 +54,10 @@ impl std::fmt::Display for ThreadChoice {
 }
 
 /// The choices offered: automatic, then one thread per core up to the machine's cores (and the saved count, if
-/// it came from a larger machine).
+/// it came from a larger machine), at most the engine's limit.
 fn thread_choices(saved: usize) -> Vec<ThreadChoice> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    (0..=cores.max(saved)).map(ThreadChoice).collect()
+    (0..=cores.max(saved).min(MAX_THREADS)).map(ThreadChoice).collect()
 }
 
 /// Applies a change to `settings`.
