@@ -7,6 +7,7 @@ use super::table::{Bounds, key_of};
 use super::*;
 use crate::othello::bitboard::{NEIGHBOURS, flips, frontier_empties, last_flip_count, moves, stable};
 use crate::othello::eval::Weights;
+use crate::othello::weights::PatternWeights;
 
 /// The search tiers, compiled twice: portably, and on x86-64 with the bit-counting instructions (`popcnt`,
 /// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
@@ -85,6 +86,10 @@ macro_rules! tiers {
                 let reply = $moves(np, no);
                 let score = if Some(sq) == table_move {
                     1 << 30
+                } else if let Some(patterns) = ctx.patterns.filter(|_| n >= PATTERN_SORT_MIN) {
+                    let plies = pattern_sort_plies(n) - 1;
+                    -pattern_guess(patterns, np, no, plies, -GUESS_MAX, GUESS_MAX) * 32
+                        - (reply.count_ones() as i32) * 1024
                 } else if n >= EVAL_SORT_MIN {
                     -guess(np, no, 1, -GUESS_MAX, GUESS_MAX) * 8 - (reply.count_ones() as i32) * 1024
                 } else {
@@ -215,6 +220,34 @@ macro_rules! tiers {
                 }
             }
             (best, best_move)
+        }
+
+        /// The learned evaluation at the leaves of an alpha-beta search `depth` plies deep, from the view of the
+        /// owner of `p` (in hundredths of a disc): the ordering estimate with the most empties.
+        $(#[$attr])*
+        fn pattern_guess(patterns: &PatternWeights, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+            let legal = $moves(p, o);
+            if depth == 0 || legal == 0 {
+                return patterns.evaluate(p, o);
+            }
+            let mut best = -GUESS_MAX;
+            let mut rest = legal;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let f = $flips(p, o, sq);
+                let value = -pattern_guess(patterns, o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            best
         }
 
         /// A quick estimate for ordering with many empties: the play evaluator's features and weights
