@@ -274,7 +274,6 @@ impl Layout {
         if self.fast {
             // SAFETY: the CPU has BMI2 and the other features the fast path was compiled for.
             unsafe { self.patterns_x86(p, o, &mut out) };
-            self.mobility(p, o, &mut out);
             return out;
         }
         let (ps, os) = (symmetries(p), symmetries(o));
@@ -282,7 +281,7 @@ impl Layout {
             let (a, b) = (extract(ps[inst.symmetry], inst.mask), extract(os[inst.symmetry], inst.mask));
             *slot = inst.offset + u32::from(BASE3[a as usize]) + 2 * u32::from(BASE3[b as usize]);
         }
-        self.mobility(p, o, &mut out);
+        self.mobility(p, o, &mut out, bitboard::moves);
         out
     }
 
@@ -295,10 +294,13 @@ impl Layout {
             let (a, b) = (_pext_u64(ps[inst.symmetry], inst.mask), _pext_u64(os[inst.symmetry], inst.mask));
             *slot = inst.offset + u32::from(BASE3[a as usize]) + 2 * u32::from(BASE3[b as usize]);
         }
+        self.mobility(p, o, out, |a, b| bitboard::moves_avx2(a, b));
     }
 
-    fn mobility(&self, p: u64, o: u64, out: &mut [u32; FEATURES]) {
-        let count = |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_ENTRIES - 1);
+    /// The mobility entries and the constant, with `moves` as the move generator.
+    #[inline(always)]
+    fn mobility(&self, p: u64, o: u64, out: &mut [u32; FEATURES], moves: impl Fn(u64, u64) -> u64) {
+        let count = |a: u64, b: u64| (moves(a, b).count_ones() as usize).min(MOBILITY_ENTRIES - 1);
         out[INSTANCES] = (self.mobility_offset + count(p, o)) as u32;
         out[INSTANCES + 1] = (self.mobility_offset + MOBILITY_ENTRIES + count(o, p)) as u32;
         out[INSTANCES + 2] = (self.mobility_offset + 2 * MOBILITY_ENTRIES) as u32;
