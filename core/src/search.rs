@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 
 use crate::evaluator::Evaluator;
 use crate::game::{Game, GameResult, Outcome, Player};
+use crate::random;
 use crate::score::{self, INFINITY, Score};
 use crate::table::{Bound, MAX_MOVE_INDEX, TranspositionTable};
 
@@ -628,7 +628,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if total <= 0 {
             return best_move;
         }
-        let mut rng = ChaCha8Rng::seed_from_u64(self.options.seed ^ self.game.hash(state));
+        let mut rng = random::seeded(self.options.seed ^ self.game.hash(state));
         let mut pick = rng.random_range(0..total);
         for (mv, weight) in &candidates {
             if pick < *weight {

@@ -21,7 +21,7 @@ pub mod vcf;
 
 use std::sync::{Arc, OnceLock};
 
-use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player};
+use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, random};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 use board::{Board, Geometry};
@@ -129,14 +129,6 @@ fn player_of(color: u8) -> Player {
     if color == BLACK { Player::First } else { Player::Second }
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Gomoku {
     /// The rules for a `size` x `size` board with the given win rule and a free opening.
     pub fn new(size: usize, win: WinRule) -> Result<Gomoku, RulesError> {
@@ -153,8 +145,9 @@ impl Gomoku {
         }
         let geo = Geometry::new(size);
         let mut seed = 0x7AB0_1A00 ^ size as u64;
-        let zobrist = (0..geo.cells()).map(|_| [splitmix(&mut seed), splitmix(&mut seed)]).collect();
-        let side_key = splitmix(&mut seed);
+        let zobrist =
+            (0..geo.cells()).map(|_| [random::splitmix64(&mut seed), random::splitmix64(&mut seed)]).collect();
+        let side_key = random::splitmix64(&mut seed);
         let points: Vec<u16> =
             (0..size).flat_map(|y| (0..size).map(move |x| (x, y))).map(|(x, y)| geo.index(x, y) as u16).collect();
         let line_rule = |color| match win {

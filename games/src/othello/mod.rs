@@ -17,7 +17,7 @@ pub mod weights;
 
 use std::sync::Arc;
 
-use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player};
+use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, random};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 pub use eval::{OthelloEval, Weights};
@@ -106,15 +106,9 @@ struct Keys {
 
 impl Keys {
     fn new(squares: usize) -> Keys {
-        // SplitMix64 from a fixed seed: the same keys on every run and machine.
+        // From a fixed seed: the same keys on every run and machine.
         let mut seed = 0x5EED_0F07_4E11_0000_u64;
-        let mut next = move || {
-            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = seed;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut next = move || random::splitmix64(&mut seed);
         let black: Vec<u64> = (0..squares).map(|_| next()).collect();
         let white: Vec<u64> = (0..squares).map(|_| next()).collect();
         let flip = black.iter().zip(&white).map(|(b, w)| b ^ w).collect();
