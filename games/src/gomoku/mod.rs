@@ -396,17 +396,6 @@ impl Gomoku {
         (state.board.stones == self.points.len() || !self.has_legal_move(state)).then(Outcome::draw)
     }
 
-    /// The hash of a state computed from scratch, to check the incremental one.
-    #[must_use]
-    pub fn recompute_hash(&self, state: &GomokuState) -> u64 {
-        let stones = self.points.iter().map(|&p| usize::from(p)).fold(0, |h, p| match state.board.cells[p] {
-            BLACK => h ^ self.zobrist[p][0],
-            WHITE => h ^ self.zobrist[p][1],
-            _ => h,
-        });
-        if state.side == Player::Second { stones ^ self.side_key } else { stones }
-    }
-
     /// The board rebuilt from its stones alone, to check the incremental keys and counts.
     #[must_use]
     pub fn rebuild_board(&self, state: &GomokuState) -> Board {
@@ -589,6 +578,15 @@ impl BoardGame for Gomoku {
             GameResult::Draw if state.board.stones == self.points.len() => "board full".to_string(),
             GameResult::Draw => "no legal move for Black".to_string(),
         })
+    }
+
+    fn recompute_hash(&self, state: &GomokuState) -> u64 {
+        let stones = self.points.iter().map(|&p| usize::from(p)).fold(0, |h, p| match state.board.cells[p] {
+            BLACK => h ^ self.zobrist[p][0],
+            WHITE => h ^ self.zobrist[p][1],
+            _ => h,
+        });
+        if state.side == Player::Second { stones ^ self.side_key } else { stones }
     }
 
     fn balanced_openings(&self) -> Vec<Vec<Move>> {

@@ -190,20 +190,8 @@ impl Othello {
         let white = white & self.geometry.full & !black;
         let (player, opponent) = if side == Player::First { (black, white) } else { (white, black) };
         let mut pos = Position { player, opponent, side, hash: 0 };
-        pos.hash = self.full_hash(&pos);
+        pos.hash = self.recompute_hash(&pos);
         pos
-    }
-
-    /// The hash of a position computed from scratch (the incremental one must always equal it).
-    #[must_use]
-    pub fn full_hash(&self, pos: &Position) -> u64 {
-        let mut h = if pos.side == Player::Second { self.keys.white_to_move } else { 0 };
-        for who in Player::BOTH {
-            for sq in squares_of(pos.discs(who)) {
-                h ^= self.keys.discs[who.index()][sq];
-            }
-        }
-        h
     }
 
     /// Whether the position is still in the free opening of original Reversi (centre squares to fill).
@@ -500,5 +488,15 @@ impl BoardGame for Othello {
             "both passed"
         };
         Some(reason.to_string())
+    }
+
+    fn recompute_hash(&self, state: &Position) -> u64 {
+        let mut h = if state.side == Player::Second { self.keys.white_to_move } else { 0 };
+        for who in Player::BOTH {
+            for sq in squares_of(state.discs(who)) {
+                h ^= self.keys.discs[who.index()][sq];
+            }
+        }
+        h
     }
 }
