@@ -1,6 +1,7 @@
 //! The threat cache against a from-scratch recompute: on random positions under every win rule and several board
-//! sizes, the cached patterns, values and flags of every point and the totals and counts over the candidate area
-//! equal what a direct scan of the board finds, also along sequences of moves taken back one by one.
+//! sizes, the board's incremental line keys and neighbour counts, the cached patterns, values and flags of every
+//! point and the totals and counts over the candidate area equal what a direct scan of the board finds, also along
+//! sequences of moves taken back one by one.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -17,6 +18,7 @@ const FLAGS: [Flag; 4] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbidda
 fn check_against_scan(game: &Gomoku, state: &GomokuState) {
     let board = state.board();
     let threats = state.threats();
+    assert_eq!(*board, game.rebuild_board(state), "the incremental keys and counts are a function of the stones");
     assert_eq!(*threats, game.rebuild_threats(state), "the cache is a function of the board");
     for color in [BLACK, WHITE] {
         let values = game.values().color(usize::from(color - 1));
