@@ -986,17 +986,11 @@ mod tests {
     /// lists with many equal keys.
     #[test]
     fn next_best_follows_a_stable_sort() {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut rng = random::seeded(0x2545_F491_4F6C_DD1D);
         for len in 0..40u32 {
             for _ in 0..20 {
-                let mut keyed: Vec<(u64, u32, u32)> = (0..len)
-                    .map(|place| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        (seed % 5, place, place)
-                    })
-                    .collect();
+                let mut keyed: Vec<(u64, u32, u32)> =
+                    (0..len).map(|place| (rng.random_range(0..5), place, place)).collect();
                 let mut expected = keyed.clone();
                 expected.sort_by_key(|&(key, _, _)| std::cmp::Reverse(key));
                 let handed: Vec<u32> = (0..keyed.len()).map(|i| next_best(&mut keyed, i)).collect();

@@ -3,8 +3,9 @@
 //! point and the totals and counts over the candidate area equal what a direct scan of the board finds, also along
 //! sequences of moves taken back one by one.
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
+use rand::seq::IndexedRandom;
+use tabula_core::random::{self, SeededRng};
 use tabula_core::{Evaluator, Game};
 use tabula_games::gomoku::eval::features;
 use tabula_games::gomoku::patterns::{BLACK, EMPTY, Pattern, WHITE};
@@ -78,7 +79,7 @@ fn check_evaluation(game: &Gomoku, state: &GomokuState) {
 }
 
 /// A random move, most often one the engine would consider (so threats arise), else any legal move.
-fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut StdRng) -> Move {
+fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut SeededRng) -> Move {
     let mut moves = Vec::new();
     if rng.random_bool(0.8) {
         GomokuEvaluator.search_moves(game, state, &mut moves);
@@ -86,12 +87,12 @@ fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut StdRng) -> Move {
     if moves.is_empty() {
         game.legal_moves(state, &mut moves);
     }
-    moves[rng.random_range(0..moves.len())]
+    *moves.choose(rng).expect("a live position has a move")
 }
 
 /// Plays random games, checking the cache after every move and along short sequences taken back.
 fn random_games(game: &Gomoku, games: usize, seed: u64) {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = random::seeded(seed);
     for _ in 0..games {
         let mut state = game.initial_state();
         check_against_scan(game, &state);
