@@ -3,12 +3,13 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use tabula_core::Game;
+use rand::seq::IndexedRandom;
+use tabula_core::{Game, random};
 use tabula_games::othello::{self, Move, Othello};
 
 /// A game from the standard start that contains a pass and is still going: found by seeded random playouts.
 fn transcript_with_a_pass(game: &Othello) -> Vec<Move> {
-    let mut seed = 12345u64;
+    let mut rng = random::seeded(12345);
     for _ in 0..10_000 {
         let mut state = game.initial_state();
         let mut line = Vec::new();
@@ -16,8 +17,7 @@ fn transcript_with_a_pass(game: &Othello) -> Vec<Move> {
         while game.outcome(&state).is_none() {
             moves.clear();
             game.legal_moves(&state, &mut moves);
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            let mv = moves[(seed >> 33) as usize % moves.len()];
+            let mv = *moves.choose(&mut rng).expect("a live position has a move");
             game.make(&mut state, mv);
             line.push(mv);
             let passed = line.iter().any(|m: &Move| m.is_pass());

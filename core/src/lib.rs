@@ -4,6 +4,7 @@
 pub mod difficulty;
 pub mod evaluator;
 pub mod game;
+pub mod random;
 pub mod score;
 pub mod search;
 pub mod table;

@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 
 use crate::evaluator::Evaluator;
 use crate::game::{Game, GameResult, Outcome, Player};
+use crate::random;
 use crate::score::{self, INFINITY, Score};
 use crate::table::{Bound, MAX_MOVE_INDEX, TranspositionTable};
 
@@ -628,7 +628,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if total <= 0 {
             return best_move;
         }
-        let mut rng = ChaCha8Rng::seed_from_u64(self.options.seed ^ self.game.hash(state));
+        let mut rng = random::seeded(self.options.seed ^ self.game.hash(state));
         let mut pick = rng.random_range(0..total);
         for (mv, weight) in &candidates {
             if pick < *weight {
@@ -986,17 +986,11 @@ mod tests {
     /// lists with many equal keys.
     #[test]
     fn next_best_follows_a_stable_sort() {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut rng = random::seeded(0x2545_F491_4F6C_DD1D);
         for len in 0..40u32 {
             for _ in 0..20 {
-                let mut keyed: Vec<(u64, u32, u32)> = (0..len)
-                    .map(|place| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        (seed % 5, place, place)
-                    })
-                    .collect();
+                let mut keyed: Vec<(u64, u32, u32)> =
+                    (0..len).map(|place| (rng.random_range(0..5), place, place)).collect();
                 let mut expected = keyed.clone();
                 expected.sort_by_key(|&(key, _, _)| std::cmp::Reverse(key));
                 let handed: Vec<u32> = (0..keyed.len()).map(|i| next_best(&mut keyed, i)).collect();

@@ -5,10 +5,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use rand::Rng;
 use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use tabula_core::{Evaluator, GameResult, Level, Limits, Player, SearchOptions, Searcher, score};
+use tabula_core::{Evaluator, GameResult, Level, Limits, Player, SearchOptions, Searcher, random, score};
 
 use crate::board::BoardGame;
 use crate::engine::Engine;
@@ -162,7 +161,7 @@ pub fn random_opening<G: BoardGame>(game: &G, plies: usize, rng: &mut impl Rng) 
 /// the suite in order from a place the seed chooses (wrapping round when the series asks for more than the suite
 /// holds), else random openings of `config.opening_plies`.
 pub fn series_openings<G: BoardGame>(game: &G, config: &SeriesConfig) -> Vec<Vec<G::Move>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut rng = random::seeded(config.seed);
     let suite = if config.balanced { game.balanced_openings() } else { Vec::new() };
     if suite.is_empty() {
         return (0..config.openings).map(|_| random_opening(game, config.opening_plies, &mut rng)).collect();

@@ -113,6 +113,10 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// Why the game ended, in a few words ("five in a row", "both passed", "board full").
     fn end_reason(&self, state: &Self::State) -> Option<String>;
 
+    /// The hash of `state` computed from its stones and side to move alone, as a check on the incremental
+    /// [`Game::hash`]: the two must always agree.
+    fn recompute_hash(&self, state: &Self::State) -> u64;
+
     /// The rule set's suite of balanced openings (see [`crate::openings`]), for series that should measure the
     /// engines or the rule set rather than the colour; empty where there is none.
     fn balanced_openings(&self) -> Vec<Vec<Self::Move>> {

@@ -6,10 +6,9 @@
 
 use std::collections::HashSet;
 
+use rand::Rng;
 use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use tabula_core::{Evaluator, Level, Limits, Score, Searcher, score};
+use tabula_core::{Evaluator, Level, Limits, Score, Searcher, random, score};
 
 use crate::board::BoardGame;
 
@@ -82,7 +81,7 @@ pub struct SuiteSpec {
 /// is: one depth alone would favour one colour. Deterministic for a spec. `on_try` hears whether each opening
 /// tried was kept.
 pub fn generate<G: BoardGame>(game: &G, spec: &SuiteSpec, on_try: &mut dyn FnMut(bool)) -> Vec<(Vec<G::Move>, Score)> {
-    let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
+    let mut rng = random::seeded(spec.seed);
     let eval = game.evaluator(false);
     let mut searcher = Searcher::new(game, 16);
     let limits = Limits::depth(spec.level.depth);

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::seq::IndexedRandom;
+use tabula_core::random::{self, SeededRng};
 use tabula_core::{Game, GameResult, Level, Levels, Limits, Player, SearchOptions, Searcher};
 use tabula_games::gomoku::notation::parse_moves;
 use tabula_games::gomoku::patterns::Pattern;
@@ -74,16 +74,16 @@ fn expert_answers_within_a_second_on_15x15() {
     }
 }
 
-fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut StdRng) -> Move {
+fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut SeededRng) -> Move {
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);
-    moves[rng.random_range(0..moves.len())]
+    *moves.choose(rng).expect("a live position has a move")
 }
 
 #[test]
 fn beats_a_random_mover_under_every_rule() {
     let level = Level { time_ms: Some(200), ..Level::custom(4) };
-    let mut rng = StdRng::seed_from_u64(7);
+    let mut rng = random::seeded(7);
     for rule in WinRule::ALL {
         let game = Gomoku::new(15, rule).expect("rules");
         for ai in Player::BOTH {

@@ -1,9 +1,11 @@
 //! The threat cache against a from-scratch recompute: on random positions under every win rule and several board
-//! sizes, the cached patterns, values and flags of every point and the totals and counts over the candidate area
-//! equal what a direct scan of the board finds, also along sequences of moves taken back one by one.
+//! sizes, the board's incremental line keys and neighbour counts, the cached patterns, values and flags of every
+//! point and the totals and counts over the candidate area equal what a direct scan of the board finds, also along
+//! sequences of moves taken back one by one.
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
+use rand::seq::IndexedRandom;
+use tabula_core::random::{self, SeededRng};
 use tabula_core::{Evaluator, Game};
 use tabula_games::gomoku::eval::features;
 use tabula_games::gomoku::patterns::{BLACK, EMPTY, Pattern, WHITE};
@@ -17,6 +19,7 @@ const FLAGS: [Flag; 4] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbidda
 fn check_against_scan(game: &Gomoku, state: &GomokuState) {
     let board = state.board();
     let threats = state.threats();
+    assert_eq!(*board, game.rebuild_board(state), "the incremental keys and counts are a function of the stones");
     assert_eq!(*threats, game.rebuild_threats(state), "the cache is a function of the board");
     for color in [BLACK, WHITE] {
         let values = game.values().color(usize::from(color - 1));
@@ -76,7 +79,7 @@ fn check_evaluation(game: &Gomoku, state: &GomokuState) {
 }
 
 /// A random move, most often one the engine would consider (so threats arise), else any legal move.
-fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut StdRng) -> Move {
+fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut SeededRng) -> Move {
     let mut moves = Vec::new();
     if rng.random_bool(0.8) {
         GomokuEvaluator.search_moves(game, state, &mut moves);
@@ -84,12 +87,12 @@ fn random_move(game: &Gomoku, state: &GomokuState, rng: &mut StdRng) -> Move {
     if moves.is_empty() {
         game.legal_moves(state, &mut moves);
     }
-    moves[rng.random_range(0..moves.len())]
+    *moves.choose(rng).expect("a live position has a move")
 }
 
 /// Plays random games, checking the cache after every move and along short sequences taken back.
 fn random_games(game: &Gomoku, games: usize, seed: u64) {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = random::seeded(seed);
     for _ in 0..games {
         let mut state = game.initial_state();
         check_against_scan(game, &state);

@@ -1,7 +1,8 @@
 //! The Othello exact solver and AI: FFO #40, a differential test against plain minimax, and play against a random
 //! mover.
 
-use tabula_core::{Game, Limits, Player, SearchOptions, Searcher};
+use rand::seq::IndexedRandom;
+use tabula_core::{Game, Limits, Player, SearchOptions, Searcher, random};
 use tabula_games::BoardGame;
 use tabula_games::othello::endgame::Solver;
 use tabula_games::othello::{Othello, Position, notation};
@@ -30,14 +31,14 @@ fn minimax(game: &Othello, state: &mut Position) -> i32 {
 }
 
 /// A position reached by random play with `empties` empty squares left (or the game's end, if sooner).
-fn random_position(game: &Othello, mut seed: u64, empties: u32) -> Position {
+fn random_position(game: &Othello, seed: u64, empties: u32) -> Position {
+    let mut rng = random::seeded(seed);
     let mut state = game.initial_state();
     let mut moves = Vec::new();
     while game.empties(&state) > empties && game.outcome(&state).is_none() {
         moves.clear();
         game.legal_moves(&state, &mut moves);
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        game.make(&mut state, moves[(seed >> 33) as usize % moves.len()]);
+        game.make(&mut state, *moves.choose(&mut rng).expect("a live position has a move"));
     }
     state
 }
@@ -214,7 +215,8 @@ fn a_stopped_parallel_solve_returns_nothing() {
 }
 
 /// Plays a game between the searcher at `depth` (as `ai`) and a seeded random mover; returns the AI's margin.
-fn ai_versus_random(game: &Othello, ai: Player, depth: u32, mut seed: u64) -> i32 {
+fn ai_versus_random(game: &Othello, ai: Player, depth: u32, seed: u64) -> i32 {
+    let mut rng = random::seeded(seed);
     let evaluator = game.evaluator(false);
     let mut searcher = Searcher::new(game, 4);
     let mut state = game.initial_state();
@@ -233,8 +235,7 @@ fn ai_versus_random(game: &Othello, ai: Player, depth: u32, mut seed: u64) -> i3
         } else {
             moves.clear();
             game.legal_moves(&state, &mut moves);
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            moves[(seed >> 33) as usize % moves.len()]
+            *moves.choose(&mut rng).expect("a live position has a move")
         };
         game.make(&mut state, mv);
     }

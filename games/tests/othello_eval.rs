@@ -1,8 +1,7 @@
 //! The learned Othello evaluation plays better than the hand-set one it replaced, at equal depth, from paired
 //! openings (each played with both colours).
 
-use rand::SeedableRng;
-use tabula_core::{Game, Limits, Player, SearchOptions, Searcher};
+use tabula_core::{Game, Limits, Player, SearchOptions, Searcher, random};
 use tabula_games::arena::random_opening;
 use tabula_games::othello::{Othello, OthelloEval, Position, Weights};
 
@@ -26,7 +25,7 @@ fn the_learned_evaluation_beats_the_hand_set_one_at_equal_depth() {
     let learned = OthelloEval::new(&game, Weights::default());
     let hand = learned.clone().without_patterns();
     let (mut points, mut margin) = (0.0, 0);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1000);
+    let mut rng = random::seeded(1000);
     for _ in 0..16 {
         let mut start = game.initial_state();
         for mv in random_opening(&game, 6, &mut rng) {

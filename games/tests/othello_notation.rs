@@ -2,19 +2,20 @@
 //! panics.
 
 use proptest::prelude::*;
-use tabula_core::{Game, Player};
+use rand::seq::IndexedRandom;
+use tabula_core::{Game, Player, random};
 use tabula_games::othello::{Move, Othello, notation, variants};
 
 /// Plays a random game with a fixed seed and returns its moves (passes included).
-fn random_game(game: &Othello, mut seed: u64, max_moves: usize) -> Vec<Move> {
+fn random_game(game: &Othello, seed: u64, max_moves: usize) -> Vec<Move> {
+    let mut rng = random::seeded(seed);
     let mut state = game.initial_state();
     let mut played = Vec::new();
     let mut moves = Vec::new();
     while played.len() < max_moves && game.outcome(&state).is_none() {
         moves.clear();
         game.legal_moves(&state, &mut moves);
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        let mv = moves[(seed >> 33) as usize % moves.len()];
+        let mv = *moves.choose(&mut rng).expect("a live position has a move");
         game.make(&mut state, mv);
         played.push(mv);
     }

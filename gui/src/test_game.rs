@@ -142,6 +142,9 @@ impl BoardGame for Triplet {
             _ => Some("three in a row".into()),
         }
     }
+    fn recompute_hash(&self, state: &Board) -> u64 {
+        self.hash(state)
+    }
 }
 
 /// A [`crate::save_file::MatchFactory`] that starts a [`Triplet`] whatever the spec asks for.

@@ -5,7 +5,8 @@ use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
-use tabula_core::Player;
+use rand::seq::IndexedRandom;
+use tabula_core::{Player, random};
 use tabula_games::{Cell, GameKind, Match, MatchSpec};
 use tabula_net::connection::{FLOOD_LINES, SendError, WRITE_TIMEOUT};
 use tabula_net::referee::LOG_KEEP;
@@ -68,13 +69,11 @@ fn play_whole_game(spec: MatchSpec) {
     guest_conn.send(&Message::Chat("you too".into())).expect("chat");
     assert_eq!(host_step(&host_conn, &mut referee), Some(HostEvent::Chat("you too".into())));
 
-    let mut seed = 99u64;
+    let mut rng = random::seeded(99);
     let mut undo_done = false;
     while referee.result().is_none() {
         let game = referee.game();
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let cells = legal_cells(game);
-        let choice = (!cells.is_empty()).then(|| cells[(seed >> 33) as usize % cells.len()]);
+        let choice = legal_cells(game).choose(&mut rng).copied();
         if game.to_move() == referee.host() {
             let sent = referee.play_local(choice).expect("host move");
             host_conn.send_all(&sent).expect("send");

@@ -4,10 +4,10 @@
 
 use std::io::Cursor;
 
+use rand::Rng;
 use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use tabula_core::Levels;
+use tabula_core::random::{self, SeededRng};
 use tabula_games::gomoku::datasets::VcfPuzzle;
 use tabula_games::gomoku::{Gomoku, WinRule, notation as gomoku_notation, psq};
 use tabula_games::othello::{Othello, notation as othello_notation};
@@ -19,7 +19,7 @@ const CASES: usize = 3000;
 const NUMBERS: [&str; 9] = ["0", "-1", "4294967295", "4294967296", "18446744073709551616", "999999", "1e9", "", " "];
 
 /// A random mutation of `sample`.
-fn mangle(rng: &mut ChaCha8Rng, sample: &str) -> String {
+fn mangle(rng: &mut SeededRng, sample: &str) -> String {
     let mut bytes = sample.as_bytes().to_vec();
     for _ in 0..rng.random_range(1..4) {
         let at = rng.random_range(0..=bytes.len());
@@ -46,7 +46,7 @@ fn mangle(rng: &mut ChaCha8Rng, sample: &str) -> String {
 }
 
 fn each_mangled(seed: u64, samples: &[&str], mut check: impl FnMut(&str)) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = random::seeded(seed);
     for _ in 0..CASES {
         let sample = samples.choose(&mut rng).copied().unwrap_or_default();
         check(&mangle(&mut rng, sample));
@@ -98,7 +98,7 @@ fn network_protocol_lines() {
     each_mangled(8, &lines, |line| {
         drop(referee.handle_line(line));
     });
-    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut rng = random::seeded(9);
     for _ in 0..CASES {
         let sample = lines.choose(&mut rng).copied().unwrap_or_default();
         let line = mangle(&mut rng, sample);
@@ -136,7 +136,7 @@ fn engine_protocol_sessions() {
         "ping 3",
         "learn",
     ];
-    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    let mut rng = random::seeded(10);
     for _ in 0..60 {
         let mut session = String::from("START 15\nINFO timeout_turn 5\n");
         for _ in 0..rng.random_range(1..30) {

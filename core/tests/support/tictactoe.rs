@@ -1,6 +1,6 @@
 //! Tic-tac-toe, the smallest complete game: the searcher must prove it a draw.
 
-use tabula_core::{Evaluator, Game, MoveParseError, Outcome, Player, Score};
+use tabula_core::{Evaluator, Game, MoveParseError, Outcome, Player, Score, random};
 
 /// The rules of tic-tac-toe, with Zobrist keys for the hash.
 pub struct TicTacToe {
@@ -18,20 +18,12 @@ pub struct Board {
 
 const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
-fn splitmix(seed: &mut u64) -> u64 {
-    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *seed;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Default for TicTacToe {
     fn default() -> Self {
         let mut seed = 7;
         let mut keys = [[0; 9]; 2];
-        keys.iter_mut().flatten().for_each(|k| *k = splitmix(&mut seed));
-        TicTacToe { keys, side_key: splitmix(&mut seed) }
+        keys.iter_mut().flatten().for_each(|k| *k = random::splitmix64(&mut seed));
+        TicTacToe { keys, side_key: random::splitmix64(&mut seed) }
     }
 }
 

@@ -3,9 +3,7 @@
 //! game's result, and the values are moved (Adam) to minimise the cross-entropy between the logistic of the
 //! evaluation and those results.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use tabula_core::{Game, GameResult, Level};
+use tabula_core::{Game, GameResult, Level, random};
 
 use super::eval::features;
 use super::values::{FEATURES, LIMIT, RuleValues};
@@ -71,7 +69,7 @@ pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) ->
 /// One self-play game's samples.
 fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, seed: u64) -> Vec<Sample> {
     let game = engine.game().clone();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = random::seeded(seed);
     let mut state = game.initial_state();
     for mv in random_opening(&game, spec.opening, &mut rng) {
         game.make(&mut state, mv);

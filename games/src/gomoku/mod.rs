@@ -21,7 +21,7 @@ pub mod vcf;
 
 use std::sync::{Arc, OnceLock};
 
-use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player};
+use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, random};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 use board::{Board, Geometry};
@@ -129,14 +129,6 @@ fn player_of(color: u8) -> Player {
     if color == BLACK { Player::First } else { Player::Second }
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Gomoku {
     /// The rules for a `size` x `size` board with the given win rule and a free opening.
     pub fn new(size: usize, win: WinRule) -> Result<Gomoku, RulesError> {
@@ -153,8 +145,9 @@ impl Gomoku {
         }
         let geo = Geometry::new(size);
         let mut seed = 0x7AB0_1A00 ^ size as u64;
-        let zobrist = (0..geo.cells()).map(|_| [splitmix(&mut seed), splitmix(&mut seed)]).collect();
-        let side_key = splitmix(&mut seed);
+        let zobrist =
+            (0..geo.cells()).map(|_| [random::splitmix64(&mut seed), random::splitmix64(&mut seed)]).collect();
+        let side_key = random::splitmix64(&mut seed);
         let points: Vec<u16> =
             (0..size).flat_map(|y| (0..size).map(move |x| (x, y))).map(|(x, y)| geo.index(x, y) as u16).collect();
         let line_rule = |color| match win {
@@ -403,17 +396,6 @@ impl Gomoku {
         (state.board.stones == self.points.len() || !self.has_legal_move(state)).then(Outcome::draw)
     }
 
-    /// The hash of a state computed from scratch, to check the incremental one.
-    #[must_use]
-    pub fn recompute_hash(&self, state: &GomokuState) -> u64 {
-        let stones = self.points.iter().map(|&p| usize::from(p)).fold(0, |h, p| match state.board.cells[p] {
-            BLACK => h ^ self.zobrist[p][0],
-            WHITE => h ^ self.zobrist[p][1],
-            _ => h,
-        });
-        if state.side == Player::Second { stones ^ self.side_key } else { stones }
-    }
-
     /// The board rebuilt from its stones alone, to check the incremental keys and counts.
     #[must_use]
     pub fn rebuild_board(&self, state: &GomokuState) -> Board {
@@ -596,6 +578,15 @@ impl BoardGame for Gomoku {
             GameResult::Draw if state.board.stones == self.points.len() => "board full".to_string(),
             GameResult::Draw => "no legal move for Black".to_string(),
         })
+    }
+
+    fn recompute_hash(&self, state: &GomokuState) -> u64 {
+        let stones = self.points.iter().map(|&p| usize::from(p)).fold(0, |h, p| match state.board.cells[p] {
+            BLACK => h ^ self.zobrist[p][0],
+            WHITE => h ^ self.zobrist[p][1],
+            _ => h,
+        });
+        if state.side == Player::Second { stones ^ self.side_key } else { stones }
     }
 
     fn balanced_openings(&self) -> Vec<Vec<Move>> {

@@ -399,6 +399,9 @@ pub fn perft(p: u64, o: u64, depth: u32) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use rand::Rng;
+    use tabula_core::random;
+
     use super::*;
 
     /// Square-by-square reference for [`flips`].
@@ -421,16 +424,10 @@ mod tests {
 
     #[test]
     fn flips_and_moves_match_a_square_by_square_reference() {
-        let mut seed = 0x1234_5678_9abc_def0_u64;
+        let mut rng = random::seeded(0x1234_5678_9abc_def0);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let a = seed;
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let (p, o) = (a & seed, !a & seed.rotate_left(17));
+            let (a, b): (u64, u64) = (rng.random(), rng.random());
+            let (p, o) = (a & b, !a & b.rotate_left(17));
             let mut expected_moves = 0;
             for sq in 0..64 {
                 if (p | o) & (1 << sq) == 0 {
@@ -458,11 +455,9 @@ mod tests {
 
     #[test]
     fn last_flip_counts_match_the_reference() {
-        let mut seed = 0x0bad_5eed_dead_beef_u64;
+        let mut rng = random::seeded(0x0bad_5eed_dead_beef);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed: u64 = rng.random();
             // Half-full, sparse and dense boards: long runs of either colour.
             for (sq, mine) in
                 (0..64).zip([seed, seed & seed.rotate_left(23), seed | seed.rotate_left(23)].iter().cycle())
@@ -476,13 +471,7 @@ mod tests {
 
     #[test]
     fn stable_discs_never_turn_over() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = random::seeded(0x9e37_79b9_7f4a_7c15);
         let mut checked = 0;
         for _ in 0..3000 {
             // A random game from the start; at each position the stable discs of both sides are recorded and must
@@ -501,7 +490,7 @@ mod tests {
                     black_to_move = !black_to_move;
                     continue;
                 }
-                let pick = (next() % u64::from(legal.count_ones())) as u32;
+                let pick = rng.random_range(0..legal.count_ones());
                 let mut rest = legal;
                 for _ in 0..pick {
                     rest &= rest - 1;

@@ -17,7 +17,7 @@ pub mod weights;
 
 use std::sync::Arc;
 
-use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player};
+use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, random};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 pub use eval::{OthelloEval, Weights};
@@ -106,15 +106,9 @@ struct Keys {
 
 impl Keys {
     fn new(squares: usize) -> Keys {
-        // SplitMix64 from a fixed seed: the same keys on every run and machine.
+        // From a fixed seed: the same keys on every run and machine.
         let mut seed = 0x5EED_0F07_4E11_0000_u64;
-        let mut next = move || {
-            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = seed;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut next = move || random::splitmix64(&mut seed);
         let black: Vec<u64> = (0..squares).map(|_| next()).collect();
         let white: Vec<u64> = (0..squares).map(|_| next()).collect();
         let flip = black.iter().zip(&white).map(|(b, w)| b ^ w).collect();
@@ -196,20 +190,8 @@ impl Othello {
         let white = white & self.geometry.full & !black;
         let (player, opponent) = if side == Player::First { (black, white) } else { (white, black) };
         let mut pos = Position { player, opponent, side, hash: 0 };
-        pos.hash = self.full_hash(&pos);
+        pos.hash = self.recompute_hash(&pos);
         pos
-    }
-
-    /// The hash of a position computed from scratch (the incremental one must always equal it).
-    #[must_use]
-    pub fn full_hash(&self, pos: &Position) -> u64 {
-        let mut h = if pos.side == Player::Second { self.keys.white_to_move } else { 0 };
-        for who in Player::BOTH {
-            for sq in squares_of(pos.discs(who)) {
-                h ^= self.keys.discs[who.index()][sq];
-            }
-        }
-        h
     }
 
     /// Whether the position is still in the free opening of original Reversi (centre squares to fill).
@@ -506,5 +488,15 @@ impl BoardGame for Othello {
             "both passed"
         };
         Some(reason.to_string())
+    }
+
+    fn recompute_hash(&self, state: &Position) -> u64 {
+        let mut h = if state.side == Player::Second { self.keys.white_to_move } else { 0 };
+        for who in Player::BOTH {
+            for sq in squares_of(state.discs(who)) {
+                h ^= self.keys.discs[who.index()][sq];
+            }
+        }
+        h
     }
 }
