@@ -300,7 +300,7 @@ mod tests {
 
     /// Positions after a few seeded random moves.
     fn positions(game: &Othello) -> Vec<Position> {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut rng = tabula_core::random::seeded(0x2545_F491_4F6C_DD1D);
         let mut out = Vec::new();
         let mut moves = Vec::new();
         for _ in 0..20 {
@@ -311,10 +311,7 @@ mod tests {
                 if game.outcome(&state).is_some() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                game.make(&mut state, moves[seed as usize % moves.len()]);
+                game.make(&mut state, moves[rand::Rng::random_range(&mut rng, 0..moves.len())]);
             }
             out.push(state);
         }

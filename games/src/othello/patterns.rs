@@ -343,7 +343,7 @@ mod tests {
 
     /// `n` random boards (disjoint discs for the two sides) from a seed.
     fn random_boards(seed: u64, n: usize) -> Vec<(u64, u64)> {
-        let mut next = crate::othello::endgame::tests::xorshift(seed);
+        let mut next = crate::othello::endgame::tests::random_words(seed);
         (0..n)
             .map(|_| {
                 let (a, b) = (next(), next());

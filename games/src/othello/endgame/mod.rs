@@ -232,14 +232,10 @@ pub(crate) mod tests {
     use super::*;
     use crate::othello::bitboard::{flips, moves};
 
-    /// A deterministic xorshift generator for random positions.
-    pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
+    /// Random 64-bit words from a seed, for random positions.
+    pub(crate) fn random_words(seed: u64) -> impl FnMut() -> u64 {
+        let mut rng = tabula_core::random::seeded(seed);
+        move || rand::Rng::random(&mut rng)
     }
 
     /// A position reached by random play from the start, down to `empties` empties or the end of the game.
@@ -268,7 +264,7 @@ pub(crate) mod tests {
     /// Null-window narrowing must give the full-window value inside the window and a correct bound outside it.
     #[test]
     fn zero_windows_agree_with_a_full_window_search() {
-        let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
+        let mut next = random_words(0x5DEE_CE66_D1CE_4E5B);
         let mut never = |_: u64| false;
         for _ in 0..40 {
             let target = WINDOW_MIN + (next() % 3) as u32;
@@ -324,7 +320,7 @@ pub(crate) mod tests {
     /// it, passes and wipe-outs included.
     #[test]
     fn last_empties_agree_with_plain_negamax() {
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut next = random_words(0x9E37_79B9_7F4A_7C15);
         let mut never = |_: u64| false;
         for i in 0..20_000 {
             let empties = 1 + i % SHALLOW;
@@ -354,7 +350,7 @@ pub(crate) mod tests {
     /// The portable tiers must agree with the ones the CPU picks (on x86-64 with AVX2, the other build).
     #[test]
     fn portable_and_dispatched_tiers_agree() {
-        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut next = random_words(0x2545_F491_4F6C_DD1D);
         let mut never = |_: u64| false;
         for _ in 0..300 {
             let target = 6 + (next() % 7) as u32;
