@@ -55,12 +55,16 @@ pub fn samples_of(
     let played = replay(&record.moves)?;
     let mut result = if played.finished { played.black_margin } else { record.black_margin };
     let mut exact: Vec<Option<i32>> = vec![None; played.positions.len()];
-    for (pos, value) in played.positions.iter().zip(&mut exact) {
+    // From the end back, so that each position's solve knows the next one's value: the played move reaches it, so
+    // (in the mover's view) it bounds the value from below, and one null-window search usually confirms it.
+    let mut next_black_value = None;
+    for (pos, value) in played.positions.iter().zip(&mut exact).rev() {
         if (!(pos.player | pos.opponent)).count_ones() <= labels.exact_empties {
-            let mut nodes = 0;
-            *value = solver.solve(pos.player, pos.opponent, -64, 64, false, &mut nodes, &mut |_| false);
+            let hint = next_black_value.map(|v: i32| if pos.black_to_move { v } else { -v });
+            *value = solve_with_hint(solver, pos.player, pos.opponent, hint);
             *solved += u64::from(value.is_some());
         }
+        next_black_value = value.map(|v| if pos.black_to_move { v } else { -v });
     }
     let first_solved = played.positions.iter().zip(&exact).find_map(|(pos, v)| v.map(|v| (pos, v)));
     if let Some((pos, v)) = first_solved {
@@ -77,6 +81,22 @@ pub fn samples_of(
         samples.push(Sample { player: pos.player, opponent: pos.opponent, target: target.clamp(-64, 64) as i8 });
     }
     Ok(samples)
+}
+
+/// The exact value of `p` to move against `o`, searched first in the null window around `hint` (a likely value):
+/// when the hint is right, one narrow search proves it; otherwise its bound narrows the full search.
+fn solve_with_hint(solver: &Solver, p: u64, o: u64, hint: Option<i32>) -> Option<i32> {
+    let solve = |alpha, beta| solver.solve(p, o, alpha, beta, false, &mut 0, &mut |_| false);
+    let Some(hint) = hint else {
+        return solve(-64, 64);
+    };
+    // Final margins are even (the empties go to the winner), so (hint - 1, hint + 1) holds the hint alone.
+    let value = solve(hint - 1, hint + 1)?;
+    match value.cmp(&hint) {
+        std::cmp::Ordering::Equal => Some(value),
+        std::cmp::Ordering::Greater => solve(value - 1, 65),
+        std::cmp::Ordering::Less => solve(-65, value + 1),
+    }
 }
 
 /// How the weights are fitted.
