@@ -134,3 +134,17 @@ fn notation_matches_the_renju_convention() {
     assert_eq!(game.format_move(corner), "a1");
     assert!(game.parse_move(&state, "z1").is_err());
 }
+
+#[test]
+fn the_end_reason_names_the_length_of_the_winning_line() {
+    let free = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    for (len, words) in [(5, "five in a row"), (6, "six in a row"), (7, "seven in a row")] {
+        let stones = line((3, 7), 1, 0, len);
+        let black: Vec<Xy> = stones.iter().copied().filter(|&c| c != stones[2]).collect();
+        let white = [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8), (0, 10)];
+        let mut state = free.setup(&black, &white[..black.len().min(6)], Player::First).expect("position");
+        let mv = free.move_at(&state, Cell::new(stones[2].0, stones[2].1)).expect("legal");
+        free.make(&mut state, mv);
+        assert_eq!(free.end_reason(&state).as_deref(), Some(words), "a line of {len}");
+    }
+}

@@ -574,7 +574,25 @@ impl BoardGame for Gomoku {
     fn end_reason(&self, state: &GomokuState) -> Option<String> {
         let outcome = state.outcome?;
         Some(match outcome.result {
-            GameResult::Win(_) => "five in a row".to_string(),
+            GameResult::Win(winner) => {
+                let color = color_of(winner);
+                let longest = self
+                    .points
+                    .iter()
+                    .filter(|&&p| state.board.cells[usize::from(p)] == color)
+                    .filter_map(|&p| self.winning_run(&state.board, usize::from(p), color))
+                    .map(|(_, lo, hi)| hi - lo + 1)
+                    .max()
+                    .unwrap_or(5);
+                match longest {
+                    5 => "five in a row".to_string(),
+                    6 => "six in a row".to_string(),
+                    7 => "seven in a row".to_string(),
+                    8 => "eight in a row".to_string(),
+                    9 => "nine in a row".to_string(),
+                    n => format!("{n} in a row"),
+                }
+            }
             GameResult::Draw if state.board.stones == self.points.len() => "board full".to_string(),
             GameResult::Draw => "no legal move for Black".to_string(),
         })
