@@ -103,6 +103,8 @@ pub struct Online {
     pub asked: Option<Asked>,
     /// Whether the guest has accepted the game (host) or the host has announced it (guest).
     pub joined: bool,
+    /// Whether the two sides were ever connected (a guest whose first attempt failed was not).
+    ever_connected: bool,
     last_heard: Instant,
     last_sent: Instant,
 }
@@ -194,6 +196,7 @@ impl Online {
             draft: String::new(),
             asked: None,
             joined: false,
+            ever_connected: false,
             last_heard: now,
             last_sent: now,
         }
@@ -233,6 +236,9 @@ impl Online {
             (Link::Connected(_), _) if !self.joined => "Connected; agreeing on the game…".into(),
             (Link::Connected(_), Role::Host(_)) => "Connected: you host.".into(),
             (Link::Connected(_), Role::Guest(_)) => format!("Connected to {}.", self.address),
+            (Link::Dropped(why), Role::Guest(_)) if !self.ever_connected => {
+                format!("Could not connect to {} ({why}).", self.address)
+            }
             (Link::Dropped(why), _) => format!("Connection lost ({why}); the game is paused."),
         }
     }
@@ -285,7 +291,10 @@ impl Online {
                 Ok(Ok(stream)) => {
                     self.last_heard = Instant::now();
                     self.link = match Connection::new(stream) {
-                        Ok(conn) => Link::Connected(conn),
+                        Ok(conn) => {
+                            self.ever_connected = true;
+                            Link::Connected(conn)
+                        }
                         Err(e) => Link::Dropped(e.to_string()),
                     };
                     true
@@ -384,6 +393,7 @@ impl Online {
             let index = listener.candidates.iter().position(|c| c.peer == peer).unwrap_or(0);
             let conn = listener.candidates.swap_remove(index).conn;
             self.link = Link::Connected(conn);
+            self.ever_connected = true;
             self.last_heard = Instant::now();
             self.note(format!("{peer} connected."));
             self.host_event(HostEvent::Joined);
@@ -673,6 +683,17 @@ mod tests {
         let lines: Vec<String> = BufReader::new(peer).lines().map_while(Result::ok).collect();
         assert_eq!(lines.len(), 2, "the greeting, then the end: {lines:?}");
         assert!(matches!(host.link, Link::Listening(_)), "still waiting for a guest");
+    }
+
+    #[test]
+    fn a_guest_that_never_connected_is_told_so_not_that_the_connection_was_lost() {
+        // A port nobody listens on: bind one, note it, close it.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("address").port();
+        let mut guest = Online::join(&format!("127.0.0.1:{port}"));
+        poll_until(&mut guest, Duration::from_secs(5), |g| matches!(g.link, Link::Dropped(_)));
+        let words = guest.link_words();
+        assert!(words.starts_with(&format!("Could not connect to 127.0.0.1:{port} (")), "{words}");
+        assert!(!words.contains("paused"), "{words}");
     }
 
     #[test]
