@@ -9,7 +9,7 @@ use tabula_games::othello::Othello;
 /// Arguments of `perft`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The rule set, by id or name (othello, othello-6x6, grand-othello, reversi, anti-othello).
+    /// The rule set, by id or name (othello, othello-6x6, grand-othello, reversi, othello-parallel, anti-othello).
     #[arg(long, default_value = "othello")]
     rules: String,
     /// The deepest depth to count.

@@ -244,8 +244,15 @@ fn ai_versus_random(game: &Othello, ai: Player, depth: u32, seed: u64) -> i32 {
 
 #[test]
 fn the_ai_beats_a_random_mover() {
-    for (set, games) in [("othello", 10), ("othello-6x6", 6), ("grand-othello", 2), ("reversi", 4), ("anti-othello", 4)]
-    {
+    let sets = [
+        ("othello", 10),
+        ("othello-6x6", 6),
+        ("grand-othello", 2),
+        ("reversi", 4),
+        ("othello-parallel", 4),
+        ("anti-othello", 4),
+    ];
+    for (set, games) in sets {
         let game = Othello::from_rule_set(set).expect("rule set");
         let wins = (0..games)
             .filter(|&i| {

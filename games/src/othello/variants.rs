@@ -146,6 +146,14 @@ pub fn rule_sets() -> Vec<RuleSet> {
             choices: vec![("start", "free")],
         },
         RuleSet {
+            id: "othello-parallel",
+            name: "Othello, parallel start",
+            description: "Othello from the parallel opening: the four centre discs stand side by side in rows \
+                          (d4 and e4 one colour, d5 and e5 the other) instead of crosswise, which leads to other \
+                          openings; everything else is as in Othello.",
+            choices: vec![("start", "alternative")],
+        },
+        RuleSet {
             id: "anti-othello",
             name: "Anti-Othello",
             description: "Othello played to lose: moves flip as usual, and the player with fewer discs at the end \
