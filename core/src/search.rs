@@ -145,6 +145,9 @@ pub struct SearchInfo<M> {
     pub nps: u64,
     /// Time since the search started.
     pub elapsed: Duration,
+    /// Whether the search is exact ([`SearchOptions::exact`]): its scores are then final margins in games that
+    /// count them (Othello's discs), not evaluations.
+    pub exact: bool,
 }
 
 /// What a search found.
@@ -166,6 +169,8 @@ pub struct SearchResult<M> {
     pub stopped: bool,
     /// Whether the result is the game-theoretic value (the search saw every line to its end).
     pub proven: bool,
+    /// Whether the search was exact, its score a final margin where the game counts one ([`SearchInfo::exact`]).
+    pub exact: bool,
 }
 
 /// A reusable searcher for one game: it keeps the transposition table and move-ordering tables between searches.
@@ -353,7 +358,7 @@ impl<G: Game> Searcher<G> {
             // The caller hears of the iteration that answers, though the main thread did not complete it.
             let nps = (nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
             let (depth, score, pv, elapsed) = (result.depth, result.score, result.pv.clone(), result.elapsed);
-            on_depth(&SearchInfo { depth, score, pv, nodes, nps, elapsed });
+            on_depth(&SearchInfo { depth, score, pv, nodes, nps, elapsed, exact: result.exact });
         }
         result.nodes = nodes;
         result
@@ -515,7 +520,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let elapsed = self.elapsed();
         let nodes = self.total_nodes();
         let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        SearchInfo { depth, score, pv, nodes, nps, elapsed }
+        SearchInfo { depth, score, pv, nodes, nps, elapsed, exact: self.options.exact }
     }
 
     /// Iterative deepening: search depth 1, 2, ... until a limit, the maximum depth, or a proven result.
@@ -533,6 +538,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             elapsed: Duration::ZERO,
             stopped: false,
             proven: false,
+            exact: self.options.exact,
         };
         if let Some(outcome) = self.game.outcome(state) {
             result.score = terminal_score(outcome, self.game.side_to_move(state), 0, self.options.exact);

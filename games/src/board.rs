@@ -1,7 +1,7 @@
 //! What every board game offers beyond the core rules: cells, stones, move reports and rule declarations. The
 //! GUI, the CLI and the protocols talk to both games through this one interface.
 
-use tabula_core::{Evaluator, Game, Player};
+use tabula_core::{Evaluator, Game, Player, Score};
 
 /// A square of the board: `x` is the column from the left, `y` the row from the top, both 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -116,6 +116,14 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// The hash of `state` computed from its stones and side to move alone, as a check on the incremental
     /// [`Game::hash`]: the two must always agree.
     fn recompute_hash(&self, state: &Self::State) -> u64;
+
+    /// A search score from the mover's view in words a player reads: the game's own unit where it has one
+    /// (Othello's discs, Gomoku's chance to win), "win in 5" for a proven win. `exact` says the score came from an
+    /// exact search ([`tabula_core::SearchInfo::exact`]). By default the bare number.
+    fn describe_score(&self, score: Score, exact: bool) -> String {
+        let _ = exact;
+        tabula_core::score::format_score(score)
+    }
 
     /// The rule set's suite of balanced openings (see [`crate::openings`]), for series that should measure the
     /// engines or the rule set rather than the colour; empty where there is none.

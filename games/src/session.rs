@@ -79,6 +79,17 @@ pub struct Analysis {
     pub elapsed: Duration,
     /// Whether the score is the game-theoretic value.
     pub proven: bool,
+    /// Whether it came from an exact search (a final margin where the game counts one).
+    pub exact: bool,
+}
+
+impl Analysis {
+    /// The score in words for a player, in the game's unit ([`BoardGame::describe_score`] through
+    /// [`Match::describe_score`]).
+    #[must_use]
+    pub fn score_words(&self, game: &dyn Match) -> String {
+        game.describe_score(self.score, self.exact)
+    }
 }
 
 /// A search to run on another thread: call it with a progress callback; it returns the chosen move, or `None`
@@ -104,6 +115,8 @@ pub trait Match: Send {
     fn is_over(&self) -> bool;
     /// The side to move now.
     fn to_move(&self) -> Player;
+    /// A search score in the game's words ([`BoardGame::describe_score`]).
+    fn describe_score(&self, score: Score, exact: bool) -> String;
     /// Whether the current position's legality check allows `cell`, and if not why.
     fn check_cell(&self, cell: Cell) -> Result<(), String>;
     /// The notation of the move on `cell` in the current position, or why it is not legal.
@@ -244,6 +257,10 @@ impl<G: BoardGame> Match for Session<G> {
         self.game.side_to_move(&self.state)
     }
 
+    fn describe_score(&self, score: Score, exact: bool) -> String {
+        self.game.describe_score(score, exact)
+    }
+
     fn check_cell(&self, cell: Cell) -> Result<(), String> {
         if self.is_over() {
             return Err("the game is over".into());
@@ -307,7 +324,7 @@ impl<G: BoardGame> Match for Session<G> {
             let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
             engine.set_threads(threads);
-            let describe = |depth, score, pv: &[G::Move], nodes, nps, elapsed, proven| Analysis {
+            let describe = |depth, score, pv: &[G::Move], nodes, nps, elapsed, proven, exact| Analysis {
                 notation: pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
                 cell: pv.first().and_then(|&m| game.cell_of(m)),
                 depth,
@@ -317,9 +334,19 @@ impl<G: BoardGame> Match for Session<G> {
                 nps,
                 elapsed,
                 proven,
+                exact,
             };
             let result = engine.think(&state, &level, seed, Some(stop), &mut |info| {
-                progress(describe(info.depth, info.score, &info.pv, info.nodes, info.nps, info.elapsed, false));
+                progress(describe(
+                    info.depth,
+                    info.score,
+                    &info.pv,
+                    info.nodes,
+                    info.nps,
+                    info.elapsed,
+                    false,
+                    info.exact,
+                ));
             });
             let best = result.best_move?;
             let mut line = result.pv.clone();
@@ -327,7 +354,16 @@ impl<G: BoardGame> Match for Session<G> {
                 line = vec![best];
             }
             let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
-            Some(describe(result.depth, result.score, &line, result.nodes, nps, result.elapsed, result.proven))
+            Some(describe(
+                result.depth,
+                result.score,
+                &line,
+                result.nodes,
+                nps,
+                result.elapsed,
+                result.proven,
+                result.exact,
+            ))
         })
     }
 }

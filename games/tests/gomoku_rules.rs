@@ -1,5 +1,5 @@
 //! Gomoku win rules: fives in all four directions, inside and at the edges, for every rule; overlines under exact
-//! five and Renju; Caro's closed fives; a full board.
+//! five and Renju; Caro's closed fives; a full board; the end reason and how search scores read.
 
 use tabula_core::{Game, GameResult, Player};
 use tabula_games::gomoku::{Gomoku, WinRule};
@@ -147,4 +147,13 @@ fn the_end_reason_names_the_length_of_the_winning_line() {
         free.make(&mut state, mv);
         assert_eq!(free.end_reason(&state).as_deref(), Some(words), "a line of {len}");
     }
+}
+
+#[test]
+fn scores_read_as_a_chance_to_win() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    assert_eq!(game.describe_score(0, false), "50% win chance");
+    assert_eq!(game.describe_score(1000, false), "73% win chance");
+    assert_eq!(game.describe_score(-1000, false), "27% win chance");
+    assert_eq!(game.describe_score(tabula_core::score::mated_in(4), false), "loss in 4");
 }

@@ -1,5 +1,6 @@
 //! What the generic conformance test (`tests/tests/conformance.rs`) cannot know about Othello, over random playouts
-//! of every rule set: the legal-move markers, the order of the flips, and the final score under each goal.
+//! of every rule set: the legal-move markers, the order of the flips, the final score under each goal, and how
+//! search scores read.
 
 use std::collections::BTreeSet;
 
@@ -90,4 +91,17 @@ fn end_reasons_name_how_the_game_ended() {
     assert_eq!(game.end_reason(&stuck).as_deref(), Some("both passed"));
     let outcome = game.outcome(&stuck).expect("over");
     assert_eq!((outcome.result, outcome.margin), (GameResult::Draw, Some(0)));
+}
+
+#[test]
+fn scores_read_in_discs_where_the_evaluation_counts_discs() {
+    let standard = Othello::default();
+    assert_eq!(standard.describe_score(80, false), "+0.8 discs", "the learned evaluation, in hundredths of a disc");
+    assert_eq!(standard.describe_score(-250, false), "-2.5 discs");
+    assert_eq!(standard.describe_score(6, true), "+6 discs", "an exact search's final margin");
+    assert_eq!(standard.describe_score(tabula_core::score::mate_in(3), false), "win in 3");
+    // 6x6 keeps the hand-set evaluation, whose unit is not a disc.
+    let small = Othello::from_rule_set("othello-6x6").expect("rule set");
+    assert_eq!(small.describe_score(80, false), "+80");
+    assert_eq!(small.describe_score(-4, true), "-4 discs");
 }

@@ -21,7 +21,7 @@ pub mod vcf;
 
 use std::sync::{Arc, OnceLock};
 
-use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, random};
+use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, Score, random};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 use board::{Board, Geometry};
@@ -569,6 +569,15 @@ impl BoardGame for Gomoku {
                 (Cell::new(x, y), Marker::Forbidden)
             })
             .collect()
+    }
+
+    fn describe_score(&self, score: Score, _exact: bool) -> String {
+        if tabula_core::score::mate_distance(score).is_some() {
+            return tabula_core::score::format_score(score);
+        }
+        // The evaluation was fitted as the logistic of the game result at this scale.
+        let chance = 1.0 / (1.0 + (-f64::from(score) / fitting::SCALE).exp());
+        format!("{:.0}% win chance", 100.0 * chance)
     }
 
     fn end_reason(&self, state: &GomokuState) -> Option<String> {

@@ -128,8 +128,7 @@ impl OthelloEval {
                 }
             })
             .collect();
-        let patterns = (game.is_8x8() && game.rules().goal == super::Goal::MostDiscs).then(learned_weights).flatten();
-        OthelloEval { weights, corners, patterns, exact: None }
+        OthelloEval { weights, corners, patterns: patterns_for(game), exact: None }
     }
 
     /// This evaluator with the hand-set features only, also where the learned patterns apply (for comparisons).
@@ -198,6 +197,18 @@ impl OthelloEval {
             common + positional
         }
     }
+}
+
+/// The learned patterns, where they judge `game` (the 8x8 board, most discs winning).
+fn patterns_for(game: &Othello) -> Option<&'static PatternWeights> {
+    (game.is_8x8() && game.rules().goal == super::Goal::MostDiscs).then(learned_weights).flatten()
+}
+
+/// Whether the play evaluation of `game` is the learned one, whose scores are hundredths of a disc of final margin
+/// (the hand-set evaluation's are not in discs).
+#[must_use]
+pub fn judges_in_discs(game: &Othello) -> bool {
+    patterns_for(game).is_some()
 }
 
 /// The embedded pattern weights, or `None` (said once on standard error) if the build carries a broken file; the

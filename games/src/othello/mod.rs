@@ -17,7 +17,7 @@ pub mod weights;
 
 use std::sync::Arc;
 
-use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, random};
+use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, Score, random};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 pub use eval::{OthelloEval, Weights};
@@ -476,6 +476,18 @@ impl BoardGame for Othello {
 
     fn markers(&self, state: &Position) -> Vec<(Cell, Marker)> {
         squares_of(self.placements(state)).map(|sq| (self.cell(sq), Marker::Legal)).collect()
+    }
+
+    fn describe_score(&self, score: Score, exact: bool) -> String {
+        if tabula_core::score::mate_distance(score).is_some() {
+            tabula_core::score::format_score(score)
+        } else if exact {
+            format!("{score:+} discs")
+        } else if eval::judges_in_discs(self) {
+            format!("{:+.1} discs", f64::from(score) / 100.0)
+        } else {
+            tabula_core::score::format_score(score)
+        }
     }
 
     fn end_reason(&self, state: &Position) -> Option<String> {

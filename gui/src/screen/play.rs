@@ -7,7 +7,6 @@ use std::time::Instant;
 use iced::widget::canvas::{self, Cache};
 use iced::widget::{button, column, container, row, scrollable, space, stack, text, text_input};
 use iced::{Background, Border, Color, Element, Fill, Length, Theme};
-use tabula_core::score::format_score;
 use tabula_core::{GameResult, Outcome, Player};
 use tabula_games::{Analysis, Cell, Match, MoveReport, Snapshot};
 
@@ -555,7 +554,7 @@ fn analysis_view(play: &Play) -> Element<'_, Message> {
                 text(format!("Best: {}", a.notation)).size(16).width(Fill),
                 text(format!(
                     "{} for {}{}",
-                    format_score(a.score),
+                    a.score_words(play.game.as_ref()),
                     colour_name(side),
                     if a.proven { " (exact)" } else { "" }
                 ))
