@@ -49,6 +49,9 @@ pub enum Route {
     Keyboard,
     /// Host or join a network game.
     Online,
+    /// Back to the screen the new-game form or the keyboard help was opened from: the game when it was the play
+    /// screen, else the home screen.
+    Back,
 }
 
 /// A question asked before something that cannot be taken back lightly.
@@ -171,7 +174,8 @@ pub struct App {
     settings_problem: Option<String>,
     confirm_reset: bool,
     question: Option<Question>,
-    help_from: Screen,
+    /// The screen the new-game form or the keyboard help was opened from, for [`Route::Back`].
+    came_from: Screen,
     online: Option<Online>,
     online_forms: Forms,
     autosave_exists: bool,
@@ -207,7 +211,7 @@ impl App {
             settings_problem,
             confirm_reset: false,
             question: None,
-            help_from: Screen::Home,
+            came_from: Screen::Home,
             online: None,
             online_forms: Forms::default(),
             autosave_exists,
@@ -366,7 +370,7 @@ impl App {
                 }
                 self.go(Route::Home)
             }
-            Message::CloseHelp => self.leave_help(),
+            Message::CloseHelp => self.back(),
             Message::Ask(question) => {
                 self.question = Some(question);
                 Task::none()
@@ -494,6 +498,9 @@ impl App {
                     self.form.update(new_game::Msg::Game(game));
                 }
                 self.form_error = None;
+                if !matches!(self.screen, Screen::NewGame | Screen::Keyboard) {
+                    self.came_from = self.screen;
+                }
                 Screen::NewGame
             }
             Route::Continue => return self.continue_game(),
@@ -506,11 +513,12 @@ impl App {
                 Screen::Online
             }
             Route::Keyboard => {
-                if self.screen != Screen::Keyboard {
-                    self.help_from = self.screen;
+                if !matches!(self.screen, Screen::NewGame | Screen::Keyboard) {
+                    self.came_from = self.screen;
                 }
                 Screen::Keyboard
             }
+            Route::Back => return self.back(),
             Route::Compare => {
                 if let Some(play) = &self.play
                     && play.kind() != self.compare.game
@@ -546,7 +554,7 @@ impl App {
         match self.screen {
             Screen::Play => {}
             Screen::Home => return Task::none(),
-            Screen::Keyboard if shortcut == Shortcut::Menu => return self.leave_help(),
+            Screen::Keyboard | Screen::NewGame if shortcut == Shortcut::Menu => return self.back(),
             _ if shortcut == Shortcut::Menu => return self.go(Route::Home),
             _ => return Task::none(),
         }
@@ -612,8 +620,8 @@ impl App {
         }
     }
 
-    fn leave_help(&mut self) -> Task<Message> {
-        if self.help_from == Screen::Play && self.play.is_some() {
+    fn back(&mut self) -> Task<Message> {
+        if self.came_from == Screen::Play && self.play.is_some() {
             self.screen = Screen::Play;
             return self.sync_play();
         }

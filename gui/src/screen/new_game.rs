@@ -185,7 +185,7 @@ pub fn view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, error: Option
     }
     // In a short window the form scrolls, so that Start game stays reachable; the scrollbar gets its own margin.
     let content = content.padding(Padding::ZERO.right(14));
-    page(focus, "New game", Message::Go(Route::Home), scrollable(content).height(Fill))
+    page(focus, "New game", Message::Go(Route::Back), scrollable(content).height(Fill))
 }
 
 fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
