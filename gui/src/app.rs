@@ -419,6 +419,7 @@ impl App {
                     play.cancel_thinking();
                     self.form = Form::from_setup(&play.setup, default_level);
                 }
+                self.came_from = self.screen;
                 self.screen = Screen::NewGame;
                 Task::none()
             }

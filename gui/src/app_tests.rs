@@ -856,10 +856,14 @@ fn random_clicks_and_commands_never_break_a_game() {
 fn back_from_the_new_game_form_returns_to_where_it_was_opened() {
     let dir = TempDir::create();
     let mut app = two_humans_othello(&dir);
-    let _ = app.update(Message::Go(Route::NewGame(GameKind::Gomoku)));
+    // The play screen's New game button.
+    let _ = app.update(Message::NewGameFrom);
     assert_eq!(app.screen(), Screen::NewGame);
     let _ = app.update(Message::Go(Route::Back));
     assert_eq!(app.screen(), Screen::Play, "Back returns to the game the form was opened from");
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Gomoku)));
+    let _ = app.update(Message::Go(Route::Back));
+    assert_eq!(app.screen(), Screen::Play);
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     key(&mut app, iced::keyboard::key::Named::Escape);
     assert_eq!(app.screen(), Screen::Play, "and so does Escape");
