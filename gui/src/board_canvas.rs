@@ -299,7 +299,7 @@ impl<'a, M> BoardView<'a, M> {
             let centre = layout.centre(cell);
             match marker {
                 Marker::Legal if self.options.legal_markers => {
-                    frame.fill(&Path::circle(centre, layout.cell * 0.09), p.legal);
+                    frame.fill(&Path::circle(centre, layout.cell * 0.12), p.legal);
                 }
                 Marker::Forbidden if self.options.forbidden_markers => {
                     let d = layout.cell * 0.18;

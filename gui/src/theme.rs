@@ -41,7 +41,7 @@ pub struct BoardPalette {
     pub outline: Color,
     /// The last-move marker.
     pub last_move: Color,
-    /// Legal-move dots.
+    /// Legal-move dots (light on the board, unlike its dark star points).
     pub legal: Color,
     /// Forbidden-point crosses.
     pub forbidden: Color,
@@ -82,7 +82,8 @@ pub fn board_palette(game: GameKind, theme: ThemeChoice) -> BoardPalette {
         white: rgb(0xF7, 0xF7, 0xF2),
         outline: rgb(0x10, 0x10, 0x10),
         last_move: rgb(0xE5, 0x39, 0x35),
-        legal: Color { a: 0.45, ..rgb(0x10, 0x10, 0x10) },
+        // Light, so that the legal moves cannot be taken for the board's dark star points.
+        legal: Color { a: 0.55, ..rgb(0xF7, 0xF7, 0xF2) },
         forbidden: rgb(0xD3, 0x2F, 0x2F),
         winning: rgb(0xFF, 0xC1, 0x07),
         hint: rgb(0x29, 0x79, 0xFF),
