@@ -22,6 +22,14 @@ pub fn focus_colour(theme: &Theme) -> Color {
     if theme.extended_palette().is_dark { rgb(0xFF, 0xB3, 0x00) } else { rgb(0xE6, 0x51, 0x00) }
 }
 
+/// The style of the play screen's notices (an illegal click, a pass): amber, but dark enough on the light theme's
+/// grey panel (and light enough on the dark one's) to read easily, which the theme's own warning colour is not.
+#[must_use]
+pub fn notice_text(theme: &Theme) -> iced::widget::text::Style {
+    let colour = if theme.extended_palette().is_dark { rgb(0xFF, 0xC1, 0x6B) } else { rgb(0x8A, 0x4B, 0x00) };
+    iced::widget::text::Style { color: Some(colour) }
+}
+
 /// The colours of a board and its pieces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoardPalette {

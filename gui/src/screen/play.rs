@@ -485,7 +485,7 @@ fn side_panel<'a>(
     let turn_line = turn_line(play, snapshot);
     let mut info = column![title, players, text(turn_line).size(16)].spacing(12);
     if let Some(status) = &play.status {
-        info = info.push(text(status.clone()).size(15).style(text::warning));
+        info = info.push(text(status.clone()).size(15).style(crate::theme::notice_text));
     }
     if play.viewing.is_none() && play.human_to_move() && play.game.must_pass() {
         info = info.push(action(focus, "Pass (no legal move)", Some(Message::Play(Msg::Pass))));
