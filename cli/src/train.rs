@@ -116,33 +116,46 @@ fn read_collections(data: &Path, hold_out: &[u32]) -> Result<(Vec<GameRecord>, V
     Ok((train, held))
 }
 
-/// The labelled samples of `games`, on `threads` threads (each with its own solver table), in game order.
+/// The labelled samples of `games`, on `threads` threads (each with its own solver table), in game order. The
+/// threads take the games in small batches as they finish the last, so that a slow stretch of the collection
+/// (long solves) does not leave the other threads idle.
 fn label(games: &[GameRecord], labels: Labels, threads: usize, what: &str) -> Result<Vec<Sample>, String> {
+    const BATCH: usize = 256;
     let bar = progress(games.len() as u64, what);
-    let chunk = games.len().div_ceil(threads).max(1);
-    let parts: Vec<Result<Vec<Sample>, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = games
-            .chunks(chunk)
-            .map(|part| {
-                let bar = &bar;
-                scope.spawn(move || {
+    let batches: Vec<&[GameRecord]> = games.chunks(BATCH).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<Option<Result<Vec<Sample>, String>>>> =
+        std::sync::Mutex::new((0..batches.len()).map(|_| None).collect());
+    let failed = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
                     let solver = Solver::new(20);
                     let mut solved = 0;
-                    let mut samples = Vec::with_capacity(part.len() * 60);
-                    for game in part {
-                        samples.extend(samples_of(game, labels, &solver, &mut solved)?);
-                        bar.inc(1);
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(batch) = batches.get(i) else { break };
+                        let mut samples = Vec::with_capacity(batch.len() * 60);
+                        let result = batch.iter().try_for_each(|game| {
+                            samples.extend(samples_of(game, labels, &solver, &mut solved)?);
+                            bar.inc(1);
+                            Ok::<(), String>(())
+                        });
+                        done.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[i] =
+                            Some(result.map(|()| samples));
                     }
-                    Ok(samples)
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a labelling thread failed".into()))).collect()
+        workers.into_iter().map(|w| w.join().is_err()).fold(false, |a, b| a || b)
     });
     bar.finish_and_clear();
+    if failed {
+        return Err("a labelling thread failed".into());
+    }
     let mut all = Vec::new();
-    for part in parts {
-        all.extend(part?);
+    for part in done.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+        all.extend(part.ok_or("a labelling batch was left undone")??);
     }
     Ok(all)
 }
