@@ -116,6 +116,9 @@ fn read_collections(data: &Path, hold_out: &[u32]) -> Result<(Vec<GameRecord>, V
     Ok((train, held))
 }
 
+/// A batch of games labelled, or the complaint about its first bad game.
+type Labelled = Result<Vec<Sample>, String>;
+
 /// The labelled samples of `games`, on `threads` threads (each with its own solver table), in game order. The
 /// threads take the games in small batches as they finish the last, so that a slow stretch of the collection
 /// (long solves) does not leave the other threads idle.
@@ -124,7 +127,8 @@ fn label(games: &[GameRecord], labels: Labels, threads: usize, what: &str) -> Re
     let bar = progress(games.len() as u64, what);
     let batches: Vec<&[GameRecord]> = games.chunks(BATCH).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let done: std::sync::Mutex<Vec<Option<Result<Vec<Sample>, String>>>> =
+    // Each batch's samples (or the complaint of its first bad game), once labelled.
+    let done: std::sync::Mutex<Vec<Option<Labelled>>> =
         std::sync::Mutex::new((0..batches.len()).map(|_| None).collect());
     let failed = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.max(1))
@@ -147,7 +151,8 @@ fn label(games: &[GameRecord], labels: Labels, threads: usize, what: &str) -> Re
                 })
             })
             .collect();
-        workers.into_iter().map(|w| w.join().is_err()).fold(false, |a, b| a || b)
+        // Every worker joined (not `any`, which would stop at the first failure), so none panics the scope.
+        workers.into_iter().map(|w| w.join()).filter(Result::is_err).count() > 0
     });
     bar.finish_and_clear();
     if failed {
