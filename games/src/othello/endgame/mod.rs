@@ -57,7 +57,7 @@ fn pattern_sort_plies(empties: u32) -> u32 {
     }
 }
 
-/// More than any quick estimate for ordering (`guess`).
+/// More than any quick estimate for ordering (`look`).
 const GUESS_MAX: i32 = 1 << 20;
 
 /// Empties from which a wide window is solved by a series of null-window searches.

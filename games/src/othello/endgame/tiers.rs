@@ -7,7 +7,6 @@ use super::table::{Bounds, key_of};
 use super::*;
 use crate::othello::bitboard::{NEIGHBOURS, flips, frontier_empties, last_flip_count, moves, stable};
 use crate::othello::eval::Weights;
-use crate::othello::weights::PatternWeights;
 
 /// The search tiers, compiled twice: portably, and on x86-64 with the bit-counting instructions (`popcnt`,
 /// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
@@ -88,10 +87,12 @@ macro_rules! tiers {
                     1 << 30
                 } else if let Some(patterns) = ctx.patterns.filter(|_| n >= PATTERN_SORT_MIN) {
                     let plies = pattern_sort_plies(n) - 1;
-                    -pattern_guess(patterns, np, no, plies, -GUESS_MAX, GUESS_MAX) * 32
+                    let leaf = |p, o, _| patterns.evaluate(p, o);
+                    -look(np, no, plies, -GUESS_MAX, GUESS_MAX, &leaf) * 32
                         - (reply.count_ones() as i32) * 1024
                 } else if n >= EVAL_SORT_MIN {
-                    -guess(np, no, 1, -GUESS_MAX, GUESS_MAX) * 8 - (reply.count_ones() as i32) * 1024
+                    -look(np, no, 1, -GUESS_MAX, GUESS_MAX, &|p, o, legal| hand_features(p, o, legal)) * 8
+                        - (reply.count_ones() as i32) * 1024
                 } else {
                     -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 1024
                         - (frontier_empties(no, !(np | no)).count_ones() as i32) * 16
@@ -222,13 +223,14 @@ macro_rules! tiers {
             (best, best_move)
         }
 
-        /// The learned evaluation at the leaves of an alpha-beta search `depth` plies deep, from the view of the
-        /// owner of `p` (in hundredths of a disc): the ordering estimate with the most empties.
+        /// An alpha-beta search `depth` plies deep from the view of the owner of `p`, its leaves judged by `leaf`
+        /// (given the position and the legal moves of the side to move there): the ordering estimate with many
+        /// empties.
         $(#[$attr])*
-        fn pattern_guess(patterns: &PatternWeights, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        fn look(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, leaf: &impl Fn(u64, u64, u64) -> i32) -> i32 {
             let legal = $moves(p, o);
             if depth == 0 || legal == 0 {
-                return patterns.evaluate(p, o);
+                return leaf(p, o, legal);
             }
             let mut best = -GUESS_MAX;
             let mut rest = legal;
@@ -236,7 +238,7 @@ macro_rules! tiers {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let f = $flips(p, o, sq);
-                let value = -pattern_guess(patterns, o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+                let value = -look(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha, leaf);
                 if value > best {
                     best = value;
                     if value > alpha {
@@ -250,52 +252,30 @@ macro_rules! tiers {
             best
         }
 
-        /// A quick estimate for ordering with many empties: the play evaluator's features and weights
-        /// ([`Weights::default`]) at the leaves of an alpha-beta search `depth` plies deep, from the view of the
-        /// owner of `p`.
+        /// The play evaluator's features and weights ([`Weights::default`]) from the view of the owner of `p`,
+        /// whose legal moves are `legal`: the quick leaf estimate for ordering.
         $(#[$attr])*
-        fn guess(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-            let legal = $moves(p, o);
-            if depth == 0 || legal == 0 {
-                let w = Weights::default();
-                let theirs = $moves(o, p);
-                let empty = !(p | o);
-                let mobility = legal.count_ones() as i32 - theirs.count_ones() as i32;
-                let potential =
-                    frontier_empties(o, empty).count_ones() as i32 - frontier_empties(p, empty).count_ones() as i32;
-                let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
-                let open = empty & CORNERS;
-                let x = ((open & 0x01) << 9) | ((open & 0x80) << 7) | ((open & 1 << 56) >> 7) | ((open & 1 << 63) >> 9);
-                let c = ((open & 0x0100_0000_0000_0001) << 1)
-                    | ((open & 0x8000_0000_0000_0080) >> 1)
-                    | ((open & 0x81) << 8)
-                    | ((open & 0x81 << 56) >> 8);
-                let x_squares = (p & x).count_ones() as i32 - (o & x).count_ones() as i32;
-                let c_squares = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
-                let anchored = corner_stability(p) - corner_stability(o) - corners;
-                return w.mobility * mobility + w.potential_mobility * potential + w.corner * corners
-                    - w.x_square * x_squares
-                    - w.c_square * c_squares
-                    + w.stable * anchored;
-            }
-            let mut best = -GUESS_MAX;
-            let mut rest = legal;
-            while rest != 0 {
-                let sq = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let f = $flips(p, o, sq);
-                let value = -guess(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
-                if value > best {
-                    best = value;
-                    if value > alpha {
-                        alpha = value;
-                        if value >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            best
+        fn hand_features(p: u64, o: u64, legal: u64) -> i32 {
+            let w = Weights::default();
+            let theirs = $moves(o, p);
+            let empty = !(p | o);
+            let mobility = legal.count_ones() as i32 - theirs.count_ones() as i32;
+            let potential =
+                frontier_empties(o, empty).count_ones() as i32 - frontier_empties(p, empty).count_ones() as i32;
+            let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+            let open = empty & CORNERS;
+            let x = ((open & 0x01) << 9) | ((open & 0x80) << 7) | ((open & 1 << 56) >> 7) | ((open & 1 << 63) >> 9);
+            let c = ((open & 0x0100_0000_0000_0001) << 1)
+                | ((open & 0x8000_0000_0000_0080) >> 1)
+                | ((open & 0x81) << 8)
+                | ((open & 0x81 << 56) >> 8);
+            let x_squares = (p & x).count_ones() as i32 - (o & x).count_ones() as i32;
+            let c_squares = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+            let anchored = corner_stability(p) - corner_stability(o) - corners;
+            w.mobility * mobility + w.potential_mobility * potential + w.corner * corners
+                - w.x_square * x_squares
+                - w.c_square * c_squares
+                + w.stable * anchored
         }
 
         /// The last few empties: no move generation, the squares taken out once, those in odd quadrants first
