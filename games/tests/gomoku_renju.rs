@@ -66,5 +66,5 @@ fn black_overline_is_forbidden_but_white_overline_wins() {
     assert_eq!(game.describe_move(&state, mv).winning_line.len(), 6);
     game.make(&mut state, mv);
     assert_eq!(game.outcome(&state).map(|o| o.result), Some(GameResult::Win(Player::Second)));
-    assert_eq!(game.end_reason(&state).as_deref(), Some("five in a row"));
+    assert_eq!(game.end_reason(&state).as_deref(), Some("six in a row"), "an overline wins for White, and says so");
 }
