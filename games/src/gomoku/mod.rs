@@ -366,14 +366,11 @@ impl Gomoku {
                     return None;
                 }
                 state.board.place(&self.geo, mv.index(), color);
-                state.hash ^= self.zobrist[mv.index()][usize::from(color - 1)];
             }
         }
         state.threats = Threats::new(self, &state.board);
-        if side == Player::Second {
-            state.hash ^= self.side_key;
-        }
         state.side = side;
+        state.hash = self.recompute_hash(&state);
         state.outcome = self.setup_outcome(&state);
         Some(state)
     }
