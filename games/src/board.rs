@@ -120,8 +120,7 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// A search score from the mover's view in words a player reads: the game's own unit where it has one
     /// (Othello's discs, Gomoku's chance to win), "win in 5" for a proven win. `exact` says the score came from an
     /// exact search ([`tabula_core::SearchInfo::exact`]). By default the bare number.
-    fn describe_score(&self, score: Score, exact: bool) -> String {
-        let _ = exact;
+    fn describe_score(&self, score: Score, _exact: bool) -> String {
         tabula_core::score::format_score(score)
     }
 

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tabula_core::{GameResult, Level, Outcome, Player, Score};
+use tabula_core::{GameResult, Level, Outcome, Player, Score, SearchInfo};
 
 use crate::board::{BoardGame, Cell, Marker, MoveReport};
 use crate::engine::Engine;
@@ -324,46 +324,28 @@ impl<G: BoardGame> Match for Session<G> {
             let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
             engine.set_threads(threads);
-            let describe = |depth, score, pv: &[G::Move], nodes, nps, elapsed, proven, exact| Analysis {
-                notation: pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
-                cell: pv.first().and_then(|&m| game.cell_of(m)),
-                depth,
-                score,
-                line: pv.iter().map(|&m| game.format_move(m)).collect(),
-                nodes,
-                nps,
-                elapsed,
+            let describe = |info: &SearchInfo<G::Move>, proven| Analysis {
+                notation: info.pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
+                cell: info.pv.first().and_then(|&m| game.cell_of(m)),
+                depth: info.depth,
+                score: info.score,
+                line: info.pv.iter().map(|&m| game.format_move(m)).collect(),
+                nodes: info.nodes,
+                nps: info.nps,
+                elapsed: info.elapsed,
                 proven,
-                exact,
+                exact: info.exact,
             };
-            let result = engine.think(&state, &level, seed, Some(stop), &mut |info| {
-                progress(describe(
-                    info.depth,
-                    info.score,
-                    &info.pv,
-                    info.nodes,
-                    info.nps,
-                    info.elapsed,
-                    false,
-                    info.exact,
-                ));
-            });
+            let result = engine.think(&state, &level, seed, Some(stop), &mut |info| progress(describe(info, false)));
             let best = result.best_move?;
-            let mut line = result.pv.clone();
-            if line.first() != Some(&best) {
-                line = vec![best];
+            let mut pv = result.pv.clone();
+            if pv.first() != Some(&best) {
+                pv = vec![best];
             }
             let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
-            Some(describe(
-                result.depth,
-                result.score,
-                &line,
-                result.nodes,
-                nps,
-                result.elapsed,
-                result.proven,
-                result.exact,
-            ))
+            let (depth, score, nodes, elapsed, exact) =
+                (result.depth, result.score, result.nodes, result.elapsed, result.exact);
+            Some(describe(&SearchInfo { depth, score, pv, nodes, nps, elapsed, exact }, result.proven))
         })
     }
 }

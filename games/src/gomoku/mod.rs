@@ -590,14 +590,10 @@ impl BoardGame for Gomoku {
                     .map(|(_, lo, hi)| hi - lo + 1)
                     .max()
                     .unwrap_or(5);
-                match longest {
-                    5 => "five in a row".to_string(),
-                    6 => "six in a row".to_string(),
-                    7 => "seven in a row".to_string(),
-                    8 => "eight in a row".to_string(),
-                    9 => "nine in a row".to_string(),
-                    n => format!("{n} in a row"),
-                }
+                let words = ["five", "six", "seven", "eight", "nine"];
+                words
+                    .get(longest.saturating_sub(5) as usize)
+                    .map_or(format!("{longest} in a row"), |w| format!("{w} in a row"))
             }
             GameResult::Draw if state.board.stones == self.points.len() => "board full".to_string(),
             GameResult::Draw => "no legal move for Black".to_string(),
