@@ -1,7 +1,9 @@
 //! `tabula-cli arena`: computer-versus-computer series to compare rule sets, or to compare two levels.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -9,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use tabula_core::{Level, Levels};
 use tabula_games::arena::{SeriesConfig, SeriesSummary, run_series};
+use tabula_games::files::write_atomic;
 use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec, config};
 
 /// Arguments of `arena`.
@@ -59,6 +62,10 @@ pub struct Args {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Write every game to this file, one line each: rule set, result and moves, tab-separated (written whole
+    /// when the series ends).
+    #[arg(long)]
+    record: Option<PathBuf>,
 }
 
 /// One rule set's results, as printed.
@@ -102,13 +109,20 @@ pub(crate) fn find_level(levels: &Levels, name: &str) -> Result<Level, String> {
 struct Series<'a> {
     config: SeriesConfig,
     bar: &'a ProgressBar,
+    /// The rule set's id and the record lines of its finished games, when they are kept.
+    record: Option<(&'a str, &'a Mutex<Vec<String>>)>,
 }
 
 impl GameVisitor for Series<'_> {
     type Output = SeriesSummary;
     fn visit<G: BoardGame>(self, game: G) -> SeriesSummary {
         let stop = AtomicBool::new(false);
-        run_series(&game, &self.config, &stop, &|_| self.bar.inc(1))
+        run_series(&game, &self.config, &stop, &|g| {
+            if let Some((rule_set, lines)) = self.record {
+                lines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(g.to_line(rule_set));
+            }
+            self.bar.inc(1);
+        })
     }
 }
 
@@ -142,6 +156,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             .progress_chars("=> "),
     );
     let mut rows = Vec::new();
+    let lines = Mutex::new(Vec::new());
     for rule_set in &rule_sets {
         let spec = MatchSpec { game, rule_set: rule_set.clone(), board_size: args.size };
         bar.set_prefix(spec.rule_set_name());
@@ -157,10 +172,16 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             threads,
             table_megabytes: 16,
         };
-        let summary = spec.visit(Series { config, bar: &bar })?;
+        let record = args.record.is_some().then_some((rule_set.as_str(), &lines));
+        let summary = spec.visit(Series { config, bar: &bar, record })?;
         rows.push(row(&spec, &a, &b, &summary));
     }
     bar.finish_and_clear();
+    if let Some(path) = &args.record {
+        let mut text = lines.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).join("\n");
+        text.push('\n');
+        write_atomic(path, text)?;
+    }
     let versus = a.name != b.name || args.black_level.is_some() || !args.levels.is_empty();
     let mut out = std::io::stdout().lock();
     let printed = if args.json {

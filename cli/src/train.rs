@@ -6,10 +6,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use tabula_core::Game;
+use tabula_games::arena::parse_record_line;
 use tabula_games::files::write_atomic;
+use tabula_games::othello::Othello;
 use tabula_games::othello::endgame::Solver;
+use tabula_games::othello::notation::parse_transcript;
 use tabula_games::othello::patterns::{EMPTIES_PER_STAGE, STAGES};
-use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor};
+use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor, replay};
 use tabula_games::othello::training::{Fit, Labels, Sample, fit, mean_errors, samples_of};
 use tabula_games::othello::weights::PatternWeights;
 
@@ -42,6 +46,11 @@ pub struct Args {
     /// `--lambda` skip the labelling; a file there is used only for the same `--exact-empties` and `--hold-out`.
     #[arg(long)]
     cache: Option<PathBuf>,
+    /// Record files of our own games to train on besides the collections (`tabula-cli arena --game othello
+    /// --rules othello --record FILE`): they fill in positions the real games rarely reach, such as those after
+    /// random openings. Labelled like the collections' games, never cached.
+    #[arg(long, value_delimiter = ',')]
+    extra: Vec<PathBuf>,
 }
 
 /// Reads the collections, labels and fits, prints the fit per stage and writes the weights.
@@ -72,6 +81,12 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             sets
         }
     };
+    let mut train = train;
+    for path in &args.extra {
+        let games = read_record_file(path)?;
+        say!("{} games of our own from {}", games.len(), path.display());
+        train.extend(label(&games, labels, threads, "own games")?);
+    }
     say!("{} training positions, {} held back, {:.0} s", train.len(), held.len(), clock.elapsed().as_secs_f64());
 
     let bar = progress((STAGES * args.iterations) as u64, "fitting");
@@ -114,6 +129,29 @@ fn read_collections(data: &Path, hold_out: &[u32]) -> Result<(Vec<GameRecord>, V
     }
     train.extend(read_logbook(&data.join("logbook.gam.gz")).map_err(|e| e.to_string())?);
     Ok((train, held))
+}
+
+/// The standard Othello games of an arena record file ([`tabula_games::arena::parse_record_line`]), each played
+/// to its end. Errors name the file and line.
+fn read_record_file(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let game = Othello::from_rule_set("othello")?;
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let place = |problem: String| format!("{}: line {}: {problem}", path.display(), i + 1);
+        let (rule_set, _, moves) = parse_record_line(line).map_err(place)?;
+        if rule_set != "othello" {
+            return Err(place(format!("rule set `{rule_set}`: only standard Othello games train the patterns")));
+        }
+        let (moves, end) = parse_transcript(&game, moves).map_err(|e| place(e.to_string()))?;
+        if game.outcome(&end).is_none() {
+            return Err(place("the game does not reach its end".into()));
+        }
+        let squares: Vec<u8> = moves.iter().filter_map(|m| m.square()).map(|sq| sq as u8).collect();
+        let played = replay(&squares).map_err(place)?;
+        games.push(GameRecord { moves: squares, black_margin: played.black_margin, theoretical_margin: None });
+    }
+    Ok(games)
 }
 
 /// A batch of games labelled, or the complaint about its first bad game.
@@ -212,4 +250,68 @@ fn read_samples(path: &Path) -> Result<(Vec<Sample>, Vec<Sample>), String> {
         .collect();
     let held = samples.split_off(train);
     Ok((samples, held))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of `text` in the temporary folder, removed when dropped.
+    struct TempFile(PathBuf);
+
+    impl TempFile {
+        fn new(name: &str, text: &str) -> TempFile {
+            let path = std::env::temp_dir().join(format!("tabula-train-{name}-{}.txt", std::process::id()));
+            std::fs::write(&path, text).expect("write a temporary file");
+            TempFile(path)
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    /// A whole game: the first legal move (or a pass) every time, as a record file's move field.
+    fn first_moves_game() -> (String, i32) {
+        let game = Othello::from_rule_set("othello").unwrap();
+        let mut state = game.initial_state();
+        let (mut names, mut squares, mut legal) = (Vec::new(), Vec::new(), Vec::new());
+        while game.outcome(&state).is_none() {
+            legal.clear();
+            game.legal_moves(&state, &mut legal);
+            names.push(game.format_move(legal[0]));
+            squares.extend(legal[0].square().map(|sq| sq as u8));
+            game.make(&mut state, legal[0]);
+        }
+        (names.join(" "), replay(&squares).unwrap().black_margin)
+    }
+
+    #[test]
+    fn own_games_read_from_a_record_file_with_their_replayed_margin() {
+        let (moves, margin) = first_moves_game();
+        let file = TempFile::new("good", &format!("othello\t1-0\t{moves}\n\nothello\t0-1\t{moves}\n"));
+        let games = read_record_file(&file.0).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].black_margin, margin);
+        assert_eq!(games[0].moves.len(), moves.split(' ').filter(|m| *m != "pass").count());
+        assert_eq!(games[0].theoretical_margin, None);
+    }
+
+    #[test]
+    fn a_bad_record_line_is_an_error_naming_the_file_and_line() {
+        let (moves, _) = first_moves_game();
+        for (text, problem) in [
+            (format!("othello-6x6\t1-0\t{moves}"), "only standard Othello"),
+            ("othello\t1-0\tf5 d6 c3".to_string(), "does not reach its end"),
+            ("othello\t1-0\tf5 f5".to_string(), "move 2"),
+            ("othello f5".to_string(), "three tab-separated"),
+        ] {
+            let file = TempFile::new("bad", &format!("othello\t1-0\t{moves}\n{text}\n"));
+            let error = read_record_file(&file.0).unwrap_err();
+            assert!(error.contains(&format!("{}: line 2: ", file.0.display())), "{error}");
+            assert!(error.contains(problem), "{error}");
+        }
+    }
 }

@@ -106,3 +106,30 @@ fn a_missing_named_config_and_an_unbounded_level_are_errors() {
     let said = String::from_utf8_lossy(&deep.stderr);
     assert!(said.contains("from 1 to 16"), "{said}");
 }
+
+#[test]
+fn a_record_file_holds_every_game_replayable_to_its_result() {
+    use tabula_core::{Game, GameResult, Player};
+    use tabula_games::othello::{Othello, notation};
+    let path = std::env::temp_dir().join(format!("tabula-arena-record-{}.txt", std::process::id()));
+    let file = path.to_str().expect("a UTF-8 temporary path");
+    arena(&[
+        "--game", "othello", "--rules", "othello", "--level", "Beginner", "--games", "4", "--quiet", "--record", file,
+    ]);
+    let text = std::fs::read_to_string(&path).expect("the record file");
+    let _ = std::fs::remove_file(&path);
+    let game = Othello::from_rule_set("othello").expect("standard Othello");
+    assert_eq!(text.lines().count(), 4, "{text}");
+    for line in text.lines() {
+        let (rule_set, result, moves) = tabula_games::arena::parse_record_line(line).expect("a record line");
+        assert_eq!(rule_set, "othello");
+        let (_, end) = notation::parse_transcript(&game, moves).expect("legal moves");
+        let outcome = game.outcome(&end).expect("each game is played to its end");
+        let expected = match outcome.result {
+            GameResult::Win(Player::First) => "1-0",
+            GameResult::Win(Player::Second) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        };
+        assert_eq!(result, expected, "{line}");
+    }
+}

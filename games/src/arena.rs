@@ -44,6 +44,35 @@ pub struct GameRecord {
     pub engine_moves: usize,
     /// Time the engines spent.
     pub thinking: Duration,
+    /// Every move of the game, opening included, in the game's notation ([`tabula_core::Game::format_move`]).
+    pub moves: Vec<String>,
+}
+
+impl GameRecord {
+    /// The game as one line of a record file: the rule set's id, the result from the first player's view (`1-0`,
+    /// `0-1` or `1/2-1/2`) and the moves, separated by tabs (moves by spaces). A transcript reader of the game
+    /// replays the moves.
+    #[must_use]
+    pub fn to_line(&self, rule_set: &str) -> String {
+        let result = match self.result {
+            GameResult::Win(Player::First) => "1-0",
+            GameResult::Win(Player::Second) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        };
+        format!("{rule_set}\t{result}\t{}", self.moves.join(" "))
+    }
+}
+
+/// One line of a record file ([`GameRecord::to_line`]) taken apart: the rule set's id, the result and the moves.
+pub fn parse_record_line(line: &str) -> Result<(&str, &str, &str), String> {
+    let mut fields = line.split('\t');
+    match (fields.next(), fields.next(), fields.next(), fields.next()) {
+        (Some(rule_set), Some(result @ ("1-0" | "0-1" | "1/2-1/2")), Some(moves), None) => {
+            Ok((rule_set, result, moves))
+        }
+        (Some(_), Some(result), Some(_), None) => Err(format!("result `{result}` is not 1-0, 0-1 or 1/2-1/2")),
+        _ => Err("expected three tab-separated fields: rule set, result, moves".into()),
+    }
 }
 
 /// The tally of a series.
@@ -185,6 +214,7 @@ pub fn play_game<G: BoardGame>(
         game.make(&mut state, mv);
     }
     engines.iter_mut().for_each(Engine::clear);
+    let mut moves: Vec<String> = opening.iter().map(|&mv| game.format_move(mv)).collect();
     let mut plies = opening.len();
     let mut engine_moves = 0;
     let mut thinking = Duration::ZERO;
@@ -201,10 +231,12 @@ pub fn play_game<G: BoardGame>(
         thinking += started.elapsed();
         engine_moves += 1;
         let Some(mv) = result.best_move else { break None };
+        moves.push(game.format_move(mv));
         game.make(&mut state, mv);
         plies += 1;
     };
-    GameRecord { first_level, result: outcome.map_or(GameResult::Draw, |o| o.result), plies, engine_moves, thinking }
+    let result = outcome.map_or(GameResult::Draw, |o| o.result);
+    GameRecord { first_level, result, plies, engine_moves, thinking, moves }
 }
 
 /// Plays a whole series on `config.threads` threads. `on_game` hears each finished game (in completion order);
@@ -247,7 +279,17 @@ mod tests {
     use super::*;
 
     fn record(first_level: usize, result: GameResult) -> GameRecord {
-        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking: Duration::from_millis(60) }
+        let moves = vec!["h8".into(), "pass".into()];
+        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking: Duration::from_millis(60), moves }
+    }
+
+    #[test]
+    fn a_record_line_reads_back() {
+        let line = record(0, GameResult::Win(Player::Second)).to_line("othello");
+        assert_eq!(line, "othello\t0-1\th8 pass");
+        assert_eq!(parse_record_line(&line), Ok(("othello", "0-1", "h8 pass")));
+        assert!(parse_record_line("othello\t2-0\tf5").unwrap_err().contains("`2-0`"));
+        assert!(parse_record_line("othello f5 d6").unwrap_err().contains("three tab-separated"));
     }
 
     #[test]
