@@ -163,10 +163,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         let config = SeriesConfig {
             openings,
             balanced: args.opening.is_none(),
-            opening_plies: args.opening.unwrap_or(match game {
-                GameKind::Gomoku => 4,
-                GameKind::Othello => 6,
-            }),
+            opening_plies: args.opening.unwrap_or(game.descriptor().arena_opening_plies),
             levels: [a.clone(), b.clone()],
             seed: args.seed,
             threads,

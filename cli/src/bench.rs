@@ -22,32 +22,6 @@ pub struct Args {
     threads: u16,
 }
 
-/// The benchmark positions: a rule set and the moves that lead to each position.
-fn positions(game: GameKind) -> (&'static str, u32, &'static [&'static str]) {
-    match game {
-        GameKind::Gomoku => (
-            "freestyle",
-            5,
-            &[
-                "h8",
-                "h8 i9 g9 i7 i8 g8",
-                "h8 h9 i8 g8 j8 k8 i9 i7 j10 k11 g7 f6",
-                "h8 i9 j8 g8 i7 h7 g6 j9 h9 h10 f7 e8 k9",
-            ],
-        ),
-        GameKind::Othello => (
-            "othello",
-            8,
-            &[
-                "",
-                "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7",
-                "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 g6 f8 f7 g5 h6 h4 g4 h3 c5",
-                "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 g6 f8 f7 g5 h6 h4 g4 h3 c5 e3 b4 h5 g3 h7 e8 e2 c8 c6 c7 a4 f2",
-            ],
-        ),
-    }
-}
-
 /// One searched position.
 struct Measured {
     nodes: u64,
@@ -100,10 +74,10 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         Some(id) => vec![GameKind::from_id(id).ok_or_else(|| format!("unknown game '{id}': gomoku or othello"))?],
     };
     for game in games {
-        let (rule_set, default_depth, moves) = positions(game);
-        let depth = args.depth.unwrap_or(default_depth);
-        let spec = MatchSpec { game, rule_set: rule_set.to_string(), board_size: None };
-        let results = spec.visit(Bench { moves, depth, threads: usize::from(args.threads) })??;
+        let bench = &game.descriptor().bench;
+        let depth = args.depth.unwrap_or(bench.depth);
+        let spec = MatchSpec { game, rule_set: bench.rule_set.to_string(), board_size: None };
+        let results = spec.visit(Bench { moves: bench.lines, depth, threads: usize::from(args.threads) })??;
         let threads = if args.threads > 1 { format!(", {} threads", args.threads) } else { String::new() };
         say!("{} ({}), depth {depth}{threads}", game.name(), spec.rule_set_name());
         for (i, r) in results.iter().enumerate() {

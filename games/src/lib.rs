@@ -4,6 +4,7 @@ pub mod arena;
 pub mod board;
 pub mod checksum;
 pub mod config;
+pub mod descriptor;
 pub mod engine;
 pub mod files;
 pub mod ggf;

@@ -4,103 +4,108 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{BoardGame, OptionAxis, RuleSet};
-use crate::gomoku::{self, Gomoku};
-use crate::othello::{self, Othello};
+use crate::descriptor::{GameDescriptor, RegisteredGame};
+use crate::gomoku::Gomoku;
+use crate::othello::Othello;
 use crate::session::{Match, Session};
 
-/// A game Tabula plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
+/// Declares the games: the [`GameKind`] enum with one variant per game, and the dispatch from a kind to its
+/// descriptor and to its rules type. Adding a game is one line here.
+macro_rules! games {
+    ($($(#[$doc:meta])* $kind:ident => $game:ty),+ $(,)?) => {
+        /// A game Tabula plays.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum GameKind {
+            $($(#[$doc])* $kind),+
+        }
+
+        impl GameKind {
+            /// Every game, in menu order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$kind),+];
+
+            /// The game's facts.
+            #[must_use]
+            pub fn descriptor(self) -> &'static GameDescriptor {
+                match self {
+                    $(GameKind::$kind => &<$game as RegisteredGame>::DESCRIPTOR),+
+                }
+            }
+
+            /// Builds the game's rules from option choices and hands them to `visitor`.
+            fn build<V: GameVisitor>(self, choices: &[(&str, &str)], visitor: V) -> Result<V::Output, String> {
+                match self {
+                    $(GameKind::$kind => Ok(visitor.visit(<$game as RegisteredGame>::from_choices(choices)?))),+
+                }
+            }
+        }
+    };
+}
+
+games! {
     /// Five in a row.
-    Gomoku,
+    Gomoku => Gomoku,
     /// Othello / Reversi.
-    Othello,
+    Othello => Othello,
 }
 
 impl GameKind {
-    /// Every game, in menu order.
-    pub const ALL: [GameKind; 2] = [GameKind::Gomoku, GameKind::Othello];
-
     /// The stable identifier (`gomoku`, `othello`).
     #[must_use]
     pub fn id(self) -> &'static str {
-        match self {
-            GameKind::Gomoku => "gomoku",
-            GameKind::Othello => "othello",
-        }
+        self.descriptor().id
     }
 
     /// The game with this identifier (case-insensitive).
     #[must_use]
     pub fn from_id(id: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|g| g.id().eq_ignore_ascii_case(id.trim()))
+        GameKind::ALL.iter().copied().find(|g| g.id().eq_ignore_ascii_case(id.trim()))
     }
 
     /// The name shown to players.
     #[must_use]
     pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Gomoku => "Gomoku",
-            GameKind::Othello => "Othello",
-        }
+        self.descriptor().name
     }
 
     /// One line about the game, for its card on the home screen.
     #[must_use]
     pub fn tagline(self) -> &'static str {
-        match self {
-            GameKind::Gomoku => "Get five stones in a row before your opponent does.",
-            GameKind::Othello => "Outflank and flip discs; the most discs at the end wins.",
-        }
+        self.descriptor().tagline
     }
 
-    /// Whether the computer plays this game perfectly once few empty squares remain (a level's `exact_empties`):
-    /// true for games that count down to a fixed end, so that an exact solve is possible.
+    /// Whether the computer plays this game perfectly once few empty squares remain (see
+    /// [`GameDescriptor::solves_endgames`]).
     #[must_use]
     pub fn solves_endgames(self) -> bool {
-        match self {
-            GameKind::Gomoku => false,
-            GameKind::Othello => true,
-        }
+        self.descriptor().solves_endgames
     }
 
     /// The option axes the game declares.
     #[must_use]
     pub fn axes(self) -> Vec<OptionAxis> {
-        match self {
-            GameKind::Gomoku => gomoku::variants::option_axes(),
-            GameKind::Othello => othello::variants::axes(),
-        }
+        (self.descriptor().axes)()
     }
 
     /// The named rule sets, the default first.
     #[must_use]
     pub fn rule_sets(self) -> Vec<RuleSet> {
-        match self {
-            GameKind::Gomoku => gomoku::variants::rule_sets(),
-            GameKind::Othello => othello::variants::rule_sets(),
-        }
+        (self.descriptor().rule_sets)()
     }
 
-    /// The rule set with this id or name (case-insensitive).
+    /// The rule set with this id, name or alias (case-insensitive).
     #[must_use]
     pub fn rule_set(self, name: &str) -> Option<RuleSet> {
         let name = name.trim();
-        let name = if self == GameKind::Gomoku && name.eq_ignore_ascii_case("standard") { "exact-five" } else { name };
+        let aliased = self.descriptor().aliases.iter().find(|(alias, _)| alias.eq_ignore_ascii_case(name));
+        let name = aliased.map_or(name, |&(_, id)| id);
         self.rule_sets().into_iter().find(|s| s.id.eq_ignore_ascii_case(name) || s.name.eq_ignore_ascii_case(name))
     }
 
     /// The board sizes a rule set allows; a single entry when the rule set fixes the size.
     #[must_use]
     pub fn board_sizes(self, rule_set: &str) -> Vec<usize> {
-        let Some(set) = self.rule_set(rule_set) else { return Vec::new() };
-        let fixed = set.choices.iter().find(|c| c.0 == "board").and_then(|c| c.1.parse().ok());
-        match self {
-            GameKind::Gomoku if set.choices.contains(&("win", "renju")) => vec![gomoku::rules::DEFAULT_SIZE],
-            GameKind::Gomoku => (gomoku::rules::MIN_SIZE..=gomoku::rules::MAX_SIZE).collect(),
-            GameKind::Othello => vec![fixed.unwrap_or(8)],
-        }
+        self.rule_set(rule_set).map_or_else(Vec::new, |set| (self.descriptor().board_sizes)(&set))
     }
 }
 
@@ -151,13 +156,7 @@ impl MatchSpec {
             choices.retain(|c| c.0 != "board");
             choices.push(("board", size.as_str()));
         }
-        match self.game {
-            GameKind::Gomoku => {
-                let game: Gomoku = gomoku::variants::from_choices(&choices).map_err(|e| e.to_string())?;
-                Ok(visitor.visit(game))
-            }
-            GameKind::Othello => Ok(visitor.visit(Othello::from_choices(&choices)?)),
-        }
+        self.game.build(&choices, visitor)
     }
 
     /// The rule set's display name.
@@ -187,7 +186,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_builds_a_match() {
-        for game in GameKind::ALL {
+        for &game in GameKind::ALL {
             assert!(!game.rule_sets().is_empty());
             for set in game.rule_sets() {
                 let spec = MatchSpec { game, rule_set: set.id.to_string(), board_size: None };
@@ -196,6 +195,22 @@ mod tests {
                 let sizes = game.board_sizes(set.id);
                 assert!(sizes.contains(&m.board_size().0), "{}: {:?} vs {sizes:?}", set.id, m.board_size());
             }
+        }
+    }
+
+    #[test]
+    fn each_game_is_saved_under_its_descriptor_id() {
+        #[derive(Serialize)]
+        struct Saved {
+            game: GameKind,
+        }
+        for &game in GameKind::ALL {
+            let saved = toml::to_string(&Saved { game }).unwrap();
+            assert_eq!(saved.trim(), format!("game = \"{}\"", game.id()));
+            assert_eq!(GameKind::from_id(game.id()), Some(game));
+            let set = game.rule_sets().remove(0);
+            assert!(!game.board_sizes(set.id).is_empty(), "{}", game.id());
+            assert!(game.rule_set(game.descriptor().bench.rule_set).is_some(), "{}: bench rule set", game.id());
         }
     }
 

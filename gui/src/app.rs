@@ -181,7 +181,7 @@ pub struct App {
     autosave_exists: bool,
     rules: Rules,
     compare: Compare,
-    pictures: [(Snapshot, Cache); 2],
+    pictures: Vec<(Snapshot, Cache)>,
     ring: Ring,
 }
 
@@ -217,7 +217,7 @@ impl App {
             autosave_exists,
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
-            pictures: GameKind::ALL.map(|g| (home::sample_position(g), Cache::new())),
+            pictures: GameKind::ALL.iter().map(|&g| (home::sample_position(g), Cache::new())).collect(),
             ring: Ring::default(),
         };
         app.rules = Rules::new(GameKind::Gomoku, app.start_position(GameKind::Gomoku));

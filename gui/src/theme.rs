@@ -4,6 +4,7 @@ use iced::Color;
 use iced::Theme;
 
 use crate::settings::ThemeChoice;
+use tabula_games::descriptor::Material;
 use tabula_games::registry::GameKind;
 
 /// The iced theme for a choice.
@@ -63,21 +64,21 @@ const fn rgb(r: u8, g: u8, b: u8) -> Color {
     Color::from_rgb8(r, g, b)
 }
 
-/// The palette of `game`'s board in the given theme: a wooden board for Gomoku, green baize for Othello.
+/// The palette of `game`'s board in the given theme, by what the board is made of (wood or green baize).
 #[must_use]
 pub fn board_palette(game: GameKind, theme: ThemeChoice) -> BoardPalette {
     let dark = theme == ThemeChoice::Dark;
-    let (surface, frame, grid, label) = match (game, dark) {
-        (GameKind::Gomoku, false) => {
+    let (surface, frame, grid, label) = match (game.descriptor().look.material, dark) {
+        (Material::Wood, false) => {
             (rgb(0xE3, 0xB8, 0x6C), rgb(0xC8, 0x98, 0x4E), rgb(0x5A, 0x3E, 0x1B), rgb(0x4A, 0x30, 0x12))
         }
-        (GameKind::Gomoku, true) => {
+        (Material::Wood, true) => {
             (rgb(0xB0, 0x86, 0x48), rgb(0x8A, 0x66, 0x34), rgb(0x3A, 0x27, 0x10), rgb(0xF0, 0xDD, 0xB8))
         }
-        (GameKind::Othello, false) => {
+        (Material::Baize, false) => {
             (rgb(0x2E, 0x8B, 0x57), rgb(0x1E, 0x5E, 0x3B), rgb(0x14, 0x45, 0x2A), rgb(0xE8, 0xF5, 0xE9))
         }
-        (GameKind::Othello, true) => {
+        (Material::Baize, true) => {
             (rgb(0x23, 0x6B, 0x43), rgb(0x15, 0x40, 0x28), rgb(0x0C, 0x2E, 0x1B), rgb(0xC8, 0xE6, 0xC9))
         }
     };

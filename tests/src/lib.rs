@@ -7,7 +7,7 @@ use tabula_games::{GameKind, MatchSpec};
 /// Every rule set of every game, as (game, rule set id), in the registry's order.
 #[must_use]
 pub fn rule_sets() -> Vec<(GameKind, &'static str)> {
-    GameKind::ALL.into_iter().flat_map(|game| game.rule_sets().into_iter().map(move |s| (game, s.id))).collect()
+    GameKind::ALL.iter().copied().flat_map(|game| game.rule_sets().into_iter().map(move |s| (game, s.id))).collect()
 }
 
 /// Every game, rule set and board size the registry offers, one spec each, each naming its size.

@@ -124,7 +124,7 @@ fn the_computer_answers_in_every_game_with_a_legal_move() {
 fn a_stopped_search_still_answers() {
     let levels = config::default_levels();
     let hardest = levels.hardest().expect("levels");
-    for game in GameKind::ALL {
+    for &game in GameKind::ALL {
         let m = new_match(&MatchSpec::default_for(game)).expect("match");
         let job = m.think_job(hardest, 1, 2, Arc::new(AtomicBool::new(true)));
         let answer = job(&mut |_| {}).expect("a move even when stopped at once");

@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod datasets;
+mod descriptor;
 pub mod eval;
 pub mod fitting;
 pub mod notation;

@@ -5,6 +5,7 @@
 //! of [`bitboard`] (same bit layout), which also carries perft and the endgame solver.
 
 pub mod bitboard;
+mod descriptor;
 pub mod endgame;
 pub mod eval;
 pub mod geometry;

@@ -17,13 +17,8 @@ use tabula_games::registry::GameKind;
 /// A picture of a game in progress for the game's card (a fixed, hand-set position).
 #[must_use]
 pub fn sample_position(game: GameKind) -> Snapshot {
-    type Points = &'static [(usize, usize)];
-    let (size, black, white, last): (usize, Points, Points, (usize, usize)) = match game {
-        GameKind::Gomoku => (9, &[(4, 4), (3, 3), (5, 5), (5, 3), (2, 6)], &[(4, 3), (3, 4), (6, 6), (4, 5)], (2, 6)),
-        GameKind::Othello => {
-            (8, &[(3, 3), (4, 4), (2, 3), (3, 2), (4, 3), (5, 2)], &[(3, 4), (4, 5), (2, 4), (5, 4)], (5, 2))
-        }
-    };
+    let sample = &game.descriptor().look.sample;
+    let (size, black, white, last) = (sample.size, sample.first, sample.second, sample.last);
     let mut stones = vec![None; size * size];
     for &(x, y) in black {
         stones[y * size + x] = Some(Player::First);
@@ -50,7 +45,7 @@ pub fn sample_position(game: GameKind) -> Snapshot {
 /// The home screen. `pictures` are the board pictures of the cards; `can_continue` enables Continue.
 pub fn view<'a>(
     focus: &Focus,
-    pictures: &'a [(Snapshot, Cache); 2],
+    pictures: &'a [(Snapshot, Cache)],
     settings: &'a Settings,
     can_continue: bool,
     notice: Option<&'a str>,

@@ -174,7 +174,7 @@ impl Play {
         let ply = self.viewing.unwrap_or(self.game.ply());
         let (w, h) = self.game.board_size();
         let mut numbers = vec![None; w * h];
-        if self.kind() == GameKind::Gomoku {
+        if self.kind().descriptor().look.numbers_moves {
             for i in 1..=ply {
                 if let Some(cell) = self.game.snapshot(i).last_move.and_then(|m| m.placed) {
                     numbers[cell.y * w + cell.x] = Some(i);
@@ -336,17 +336,14 @@ pub fn cell_name(cell: Cell, size: (usize, usize), game: GameKind) -> String {
 /// Whether the game numbers its rows from the bottom.
 #[must_use]
 pub fn rows_from_bottom(game: GameKind) -> bool {
-    game == GameKind::Gomoku
+    game.descriptor().look.rows_from_bottom
 }
 
 /// The board options for a game under the settings.
 #[must_use]
 pub fn board_options(game: GameKind, settings: &Settings) -> BoardOptions {
     BoardOptions {
-        style: match game {
-            GameKind::Gomoku => BoardStyle::Intersections,
-            GameKind::Othello => BoardStyle::Squares,
-        },
+        style: if game.descriptor().look.on_intersections { BoardStyle::Intersections } else { BoardStyle::Squares },
         palette: board_palette(game, settings.theme),
         coordinates: settings.coordinates.then_some(Coordinates { rows_from_bottom: rows_from_bottom(game) }),
         legal_markers: settings.legal_markers,
@@ -401,7 +398,8 @@ pub fn view<'a>(
     let board = BoardView {
         snapshot: snapshot.clone(),
         options,
-        numbers: (settings.move_numbers && play.kind() == GameKind::Gomoku).then_some(play.numbers.as_slice()),
+        numbers: (settings.move_numbers && play.kind().descriptor().look.numbers_moves)
+            .then_some(play.numbers.as_slice()),
         preview: clickable.then(|| play.game.to_move()),
         hint: if live { play.hint } else { None },
         cursor: if live { play.cursor } else { None },
