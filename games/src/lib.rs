@@ -6,6 +6,7 @@ pub mod checksum;
 pub mod config;
 pub mod descriptor;
 pub mod engine;
+pub mod exchange;
 pub mod files;
 pub mod ggf;
 pub mod gomoku;
@@ -13,7 +14,9 @@ pub mod lines;
 pub mod openings;
 pub mod othello;
 pub mod registry;
+pub mod save_file;
 pub mod session;
+pub mod setup;
 
 pub use board::{BoardGame, Cell, Marker, MoveReport, OptionAxis, OptionChoice, RuleSet};
 pub use engine::Engine;

@@ -50,6 +50,9 @@ fn transcripts_accept_blanks_and_explicit_passes() {
     let spaced: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
     let (read, _) = notation::parse_transcript(&game, &spaced.join(" ")).expect("explicit passes");
     assert_eq!(read, moves);
+    // Some programs write a pass as `--`.
+    let dashed = spaced.iter().map(|m| if m == "pass" { "--" } else { m }).collect::<String>();
+    assert_eq!(notation::parse_transcript(&game, &dashed).expect("passes as --").0, moves);
 }
 
 #[test]

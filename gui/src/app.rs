@@ -9,11 +9,9 @@ use tabula_core::{GameResult, Level, Levels};
 use tabula_games::Snapshot;
 
 use crate::ai_task::{self, Finished, Purpose, Request};
-use crate::exchange;
 use crate::focus::{Focus, Ring, Stop};
 use crate::keys::{self, Shortcut};
 use crate::online::Online;
-use crate::save_file::{MatchFactory, SavedGame};
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
 use crate::screen::online::{self as online_screen, Forms};
@@ -22,11 +20,13 @@ use crate::screen::rules::{self, Rules};
 use crate::screen::{home, settings as settings_screen, statistics};
 use crate::series;
 use crate::settings::Settings;
-use crate::setup::LevelChoice;
 use crate::stats::{self, Statistics};
 use crate::storage::{self, Paths};
 use crate::theme::iced_theme;
+use tabula_games::exchange;
 use tabula_games::registry::{self, GameKind};
+use tabula_games::save_file::{MatchFactory, SavedGame};
+use tabula_games::setup::LevelChoice;
 
 /// Where a navigation goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -725,9 +725,9 @@ impl App {
         let ready = self.online.as_ref().is_some_and(Online::ready);
         let fresh = |factory: MatchFactory| -> Option<Play> {
             let game = factory(&spec).ok()?;
-            let setup = crate::setup::GameSetup {
+            let setup = tabula_games::setup::GameSetup {
                 spec: spec.clone(),
-                seats: [crate::setup::Seat::Human, crate::setup::Seat::Human],
+                seats: [tabula_games::setup::Seat::Human, tabula_games::setup::Seat::Human],
             };
             let mut play = Play::new(setup, game);
             play.remote = Some(me.opponent());
@@ -1063,8 +1063,8 @@ impl App {
             return Task::none();
         }
         let level = match play.setup.seat(play.game.to_move()) {
-            crate::setup::Seat::Computer(choice) => choice.resolve(&self.levels),
-            crate::setup::Seat::Human => return Task::none(),
+            tabula_games::setup::Seat::Computer(choice) => choice.resolve(&self.levels),
+            tabula_games::setup::Seat::Human => return Task::none(),
         };
         self.generation += 1;
         let generation = self.generation;
@@ -1210,7 +1210,7 @@ fn toggle_full_screen() -> Task<Message> {
 /// Counts a finished human-vs-computer game in the statistics.
 fn record_result(play: &Play, stats: &mut Statistics) {
     let (Some(human), Some(outcome)) = (play.setup.lone_human(), play.outcome()) else { return };
-    let crate::setup::Seat::Computer(level) = play.setup.seat(human.opponent()) else { return };
+    let tabula_games::setup::Seat::Computer(level) = play.setup.seat(human.opponent()) else { return };
     let result = match outcome.result {
         GameResult::Win(p) if p == human => stats::Result::Win,
         GameResult::Win(_) => stats::Result::Loss,

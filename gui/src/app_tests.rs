@@ -360,7 +360,7 @@ fn a_pass_is_announced_and_played_on_request() {
             let play = app.play().expect("game");
             assert_eq!(play.game.move_list().last().map(String::as_str), Some("pass"));
             let status = play.status.clone().unwrap_or_default();
-            assert!(status.contains(crate::setup::colour_name(mover)) && status.contains("passes"), "{status}");
+            assert!(status.contains(tabula_games::setup::colour_name(mover)) && status.contains("passes"), "{status}");
             return;
         }
         let legal: Vec<Cell> = play

@@ -147,7 +147,7 @@ impl BoardGame for Triplet {
     }
 }
 
-/// A [`crate::save_file::MatchFactory`] that starts a [`Triplet`] whatever the spec asks for.
+/// A [`tabula_games::save_file::MatchFactory`] that starts a [`Triplet`] whatever the spec asks for.
 pub fn factory(_spec: &MatchSpec) -> Result<Box<dyn Match>, String> {
     Ok(Box::new(Session::new(Triplet)))
 }

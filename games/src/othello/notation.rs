@@ -75,7 +75,7 @@ fn read_square(n: usize, bytes: &[u8], at: usize) -> Result<(Move, usize), Notat
     Ok((Move::at((row - 1) * n + column), at + 1 + digits))
 }
 
-/// Plays a transcript (`f5d6c3`, any case, blanks allowed, passes implicit or written as `pass`) from the start
+/// Plays a transcript (`f5d6c3`, any case, blanks allowed, passes implicit or written as `pass` or `--`) from the start
 /// and returns the moves (passes included) and the final position. Errors name the character and move number.
 pub fn parse_transcript(game: &Othello, text: &str) -> Result<(Vec<Move>, Position), NotationError> {
     let bytes = text.as_bytes();
@@ -90,6 +90,8 @@ pub fn parse_transcript(game: &Othello, text: &str) -> Result<(Vec<Move>, Positi
         }
         let (mv, next) = if bytes[at..].len() >= 4 && bytes[at..at + 4].eq_ignore_ascii_case(b"pass") {
             (Move::PASS, at + 4)
+        } else if bytes[at..].starts_with(b"--") {
+            (Move::PASS, at + 2)
         } else {
             read_square(game.size(), bytes, at)?
         };

@@ -7,12 +7,12 @@ use tabula_core::GameResult;
 
 use crate::app::{Message, Route};
 use crate::focus::Focus;
-use crate::save_file::MatchFactory;
 use crate::screen::rules::choices_of;
 use crate::screen::widgets::{card, heading, page, pick, segmented};
 use crate::series;
-use crate::setup::colour_name;
 use tabula_games::registry::{GameKind, MatchSpec};
+use tabula_games::save_file::MatchFactory;
+use tabula_games::setup::colour_name;
 
 /// A change on the compare screen.
 #[derive(Clone, Debug, PartialEq, Eq)]

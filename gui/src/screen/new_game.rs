@@ -10,8 +10,8 @@ use tabula_core::{Levels, Player};
 use crate::app::{Message, Route};
 use crate::focus::Focus;
 use crate::screen::widgets::{card, heading, page, pick, segmented, stepped_slider};
-use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat, colour_name};
 use tabula_games::registry::{GameKind, MatchSpec};
+use tabula_games::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat, colour_name};
 
 /// What the form asks of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]

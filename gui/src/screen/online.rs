@@ -13,7 +13,7 @@ use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online, Reach};
 use crate::screen::new_game::{self, Form};
 use crate::screen::play::{Play, keyed};
 use crate::screen::widgets::{action, card, heading, page, pick, segmented};
-use crate::setup::{LevelChoice, colour_name};
+use tabula_games::setup::{LevelChoice, colour_name};
 
 /// A change on the online screen or in an online game.
 #[derive(Clone, Debug, PartialEq, Eq)]

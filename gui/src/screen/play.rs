@@ -18,9 +18,9 @@ use crate::focus::Focus;
 use crate::keys::{self, Shortcut};
 use crate::screen::widgets::{action, card_style, tipped};
 use crate::settings::Settings;
-use crate::setup::{GameSetup, Seat, colour_name};
 use crate::theme::board_palette;
 use tabula_games::registry::GameKind;
+use tabula_games::setup::{GameSetup, Seat, colour_name};
 
 /// What the play screen asks of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use std::fmt;
 
 use tabula_core::{Level, Levels, Player};
 
-use tabula_games::registry::MatchSpec;
+use crate::registry::MatchSpec;
 
 /// The deepest search a Custom level may ask for: Custom has no time limit.
 pub const MAX_CUSTOM_DEPTH: u32 = Level::MAX_UNTIMED_DEPTH;

@@ -15,11 +15,11 @@
 //! level = "Medium"     # or `depth = 7` for a custom level
 //! ```
 
+use crate::Match;
 use serde::{Deserialize, Serialize};
-use tabula_games::Match;
 
+use crate::registry::{GameKind, MatchSpec};
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
-use tabula_games::registry::{GameKind, MatchSpec};
 
 /// The version written into new files.
 pub const FORMAT: u32 = 1;

@@ -1,13 +1,16 @@
 //! Other programs' game files, through the game-independent [`Match`] interface: Othello transcripts (`f5d6c3`,
-//! `.txt`) and GGF (`.ggf`, via `tabula_games::ggf`), and Piskvork's `.psq` for Gomoku. Our own format is in
+//! `.txt`) and GGF (`.ggf`, via `crate::ggf`), and Piskvork's `.psq` for Gomoku. Our own format is in
 //! [`crate::save_file`]; the file's extension picks the format.
 
 use std::path::Path;
 
-use tabula_games::gomoku::WinRule;
-use tabula_games::gomoku::psq;
-use tabula_games::registry::{GameKind, MatchSpec};
-use tabula_games::{Cell, Match, ggf};
+use tabula_core::Game;
+
+use crate::gomoku::WinRule;
+use crate::gomoku::psq;
+use crate::othello::{Othello, notation};
+use crate::registry::{GameKind, MatchSpec};
+use crate::{Cell, Match, ggf};
 
 use crate::save_file::{MatchFactory, SavedGame};
 use crate::setup::{GameSetup, Seat};
@@ -112,9 +115,13 @@ pub fn import(
     match format {
         Format::Tabula => SavedGame::parse(text, source, factory).map(|(saved, game)| (saved.setup, game)),
         Format::Transcript => {
-            let moves = split_transcript(text).map_err(fail)?;
             let spec = othello_spec(8);
-            let game = replay(&spec, &moves, factory).map_err(fail)?;
+            let rules = Othello::from_rule_set(&spec.rule_set).map_err(fail)?;
+            let (moves, _) = notation::parse_transcript(&rules, text).map_err(|e| fail(e.to_string()))?;
+            let mut game = factory(&spec).map_err(fail)?;
+            for mv in moves {
+                game.play_notation(&rules.format_move(mv)).map_err(fail)?;
+            }
             Ok((humans(spec), game))
         }
         Format::Ggf => {
@@ -155,50 +162,10 @@ fn othello_spec(size: usize) -> MatchSpec {
     MatchSpec { game: GameKind::Othello, rule_set: rule_set.into(), board_size: None }
 }
 
-/// The moves of a transcript such as `f5d6 c3` (a letter then digits each; `pass` and `--` allowed). Errors give
-/// the 1-based character position in the text.
-fn split_transcript(text: &str) -> Result<Vec<String>, String> {
-    let chars: Vec<(usize, char)> =
-        text.chars().enumerate().filter(|(_, c)| !c.is_whitespace()).map(|(i, c)| (i + 1, c)).collect();
-    let mut moves = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let rest: String = chars[i..].iter().take(4).map(|(_, c)| c.to_ascii_lowercase()).collect();
-        let (at, c) = chars[i];
-        if rest == "pass" || rest.starts_with("--") {
-            moves.push("pass".into());
-            i += if rest == "pass" { 4 } else { 2 };
-            continue;
-        }
-        if !c.is_ascii_alphabetic() {
-            return Err(format!("character {at}: expected a move like f5, found `{c}`"));
-        }
-        let digits = chars[i + 1..].iter().take_while(|(_, d)| d.is_ascii_digit()).count();
-        if digits == 0 {
-            return Err(format!("character {}: a row number must follow `{c}`", at + 1));
-        }
-        moves.push(chars[i..=i + digits].iter().map(|(_, d)| d.to_ascii_lowercase()).collect());
-        i += 1 + digits;
-    }
-    Ok(moves)
-}
-
-/// Plays `moves` from the start, passing where a transcript leaves a forced pass out.
-fn replay(spec: &MatchSpec, moves: &[String], factory: MatchFactory) -> Result<Box<dyn Match>, String> {
-    let mut game = factory(spec)?;
-    for (i, mv) in moves.iter().enumerate() {
-        if mv != "pass" && game.must_pass() {
-            game.pass()?;
-        }
-        game.play_notation(mv).map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
-    }
-    Ok(game)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_games::registry::new_match;
+    use crate::registry::new_match;
 
     use crate::setup::LevelChoice;
 
@@ -240,9 +207,9 @@ mod tests {
     #[test]
     fn bad_files_name_the_problem() {
         let err = import(Format::Transcript, "f5 d6 zz", "t.txt", new_match).err().expect("bad");
-        assert!(err.starts_with("t.txt: character 8"), "{err}");
+        assert!(err.starts_with("t.txt: at character 7: column `z` is off the board"), "{err}");
         let err = import(Format::Transcript, "f5f5", "t.txt", new_match).err().expect("illegal");
-        assert!(err.contains("move 2 (f5)"), "{err}");
+        assert!(err.contains("move 2: f5 is not legal"), "{err}");
         let err = import(Format::Psq, "Gomoku 15x15\n", "p.psq", new_match).err().expect("header");
         assert!(err.contains("line 1"), "{err}");
         assert!(import(Format::Ggf, "(;GM[Othello];)", "g.ggf", new_match).is_err());
