@@ -44,6 +44,12 @@ pub struct Thinking {
 }
 
 impl Thinking {
+    /// Asks the search to stop now and answer with the best move it has found ("Move now"): unlike dropping the
+    /// search, its answer still counts.
+    pub fn move_now(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
     /// The latest completed depth, if any.
     #[must_use]
     pub fn latest(&self) -> Option<Analysis> {

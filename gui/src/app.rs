@@ -578,6 +578,9 @@ impl App {
             },
             Shortcut::Undo => Message::Play(play::Msg::Undo),
             Shortcut::Redo => Message::Play(play::Msg::Redo),
+            Shortcut::Hint if play.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Move) => {
+                Message::Play(play::Msg::MoveNow)
+            }
             Shortcut::Hint => Message::Play(play::Msg::Hint),
             Shortcut::NewGame => Message::NewGameFrom,
             Shortcut::Save => Message::Play(play::Msg::OpenSave),
@@ -799,7 +802,9 @@ impl App {
             | play::Msg::PathChanged(_)
             | play::Msg::ConfirmFile
             | play::Msg::CloseFile => return self.update_play(msg),
-            play::Msg::Redo | play::Msg::Hint | play::Msg::TogglePause | play::Msg::OpenLoad => return Task::none(),
+            play::Msg::Redo | play::Msg::Hint | play::Msg::MoveNow | play::Msg::TogglePause | play::Msg::OpenLoad => {
+                return Task::none();
+            }
         };
         match result {
             Ok(()) => play.status = None,
@@ -889,6 +894,11 @@ impl App {
                 return self.sync_play();
             }
             play::Msg::Hint => return self.start_hint(),
+            play::Msg::MoveNow => {
+                if let Some(thinking) = play.thinking.as_ref().filter(|t| t.purpose == Purpose::Move) {
+                    thinking.move_now();
+                }
+            }
             play::Msg::Resign => {
                 play.resign();
                 return self.sync_play();

@@ -246,6 +246,36 @@ fn othello_against_the_computer_plays_answers_flips_and_undoes() {
 }
 
 #[test]
+fn move_now_makes_a_deep_search_answer_at_once() {
+    use crate::screen::new_game;
+    use tabula_games::setup::LevelChoice;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let deep = LevelChoice::Custom(14);
+    let _ = app.update(Message::NewGame(new_game::Msg::Level(Player::Second, deep)));
+    let _ = app.update(Message::StartGame);
+    click(&mut app, 5, 4);
+    let play_screen = app.play().expect("game");
+    assert!(play::turn_line(play_screen, &play_screen.game.current()).contains("thinking"));
+    let _ = app.update(Message::Play(play::Msg::MoveNow));
+    let answers = app.run_queued_searches();
+    let depth = answers.iter().find_map(|m| match m {
+        Message::AiFinished(f) => f.analysis.as_ref().map(|a| a.depth),
+        _ => None,
+    });
+    assert!(depth.is_some_and(|d| d < 14), "told to move now, the search stops early: {depth:?}");
+    for m in answers {
+        let _ = app.update(m);
+    }
+    assert_eq!(ply(&app), 2, "and its move is played, not dropped");
+    // Without a search running, Move now does nothing.
+    let _ = app.update(Message::Play(play::Msg::MoveNow));
+    assert_eq!(ply(&app), 2);
+    assert!(app.run_queued_searches().is_empty());
+}
+
+#[test]
 fn comparing_rule_sets_shows_where_an_overline_stops_winning() {
     let dir = TempDir::create();
     let mut app = othello_app(&dir);

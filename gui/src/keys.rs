@@ -16,7 +16,7 @@ pub enum Shortcut {
     Undo,
     /// Replay an undone move.
     Redo,
-    /// Ask for a hint.
+    /// Ask for a hint, or tell the thinking computer to move now.
     Hint,
     /// Open the new-game form.
     NewGame,
@@ -124,7 +124,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(Shortcut::Undo, &[ctrl('z')], "undo (online: ask to undo)"),
     bind(Shortcut::Redo, &[ctrl('y'), Chord { shift: true, ..ctrl('z') }], "redo"),
-    bind(Shortcut::Hint, &[char_key('h')], "hint"),
+    bind(Shortcut::Hint, &[char_key('h')], "hint; while the computer thinks: move now"),
     bind(Shortcut::NewGame, &[char_key('n')], "new game (online: offer one)"),
     bind(Shortcut::Save, &[ctrl('s')], "save"),
     bind(Shortcut::Load, &[ctrl('o')], "load"),

@@ -5,7 +5,7 @@ use std::fmt;
 
 use iced::widget::{button, column, row, scrollable, text};
 use iced::{Element, Fill, Length, Padding};
-use tabula_core::{Levels, Player};
+use tabula_core::{Level, Levels, Player};
 
 use crate::app::{Message, Route};
 use crate::focus::Focus;
@@ -212,15 +212,7 @@ fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Play
             .align_y(iced::Center),
         );
         let level = form.levels[i].resolve(levels);
-        let time = level
-            .time_ms
-            .map_or_else(|| "no time limit".to_string(), |t| format!("up to {:.1} s a move", t as f64 / 1000.0));
-        let plies = if level.depth == 1 { "1 move".to_string() } else { format!("{} moves", level.depth) };
-        let perfect = match level.exact_empties {
-            Some(empties) if form.game.solves_endgames() => format!("; plays perfectly from {empties} empty squares"),
-            _ => String::new(),
-        };
-        body = body.push(text(format!("Looks {plies} ahead, {time}{perfect}.")).size(13));
+        body = body.push(text(level_summary(&level, form.game.solves_endgames())).size(13));
         if let LevelChoice::Custom(depth) = form.levels[i] {
             let on_depth = move |d| Message::NewGame(Msg::Depth(player, d));
             body = body.push(
@@ -234,4 +226,37 @@ fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Play
         }
     }
     card(body).width(Fill).into()
+}
+
+/// What a level does, in a sentence for the form: how far it looks, whether the clock can stop it sooner, and
+/// where it plays perfectly.
+#[must_use]
+pub fn level_summary(level: &Level, solves_endgames: bool) -> String {
+    let plies = if level.depth == 1 { "1 move".to_string() } else { format!("{} moves", level.depth) };
+    let reach = match level.time_ms {
+        // The clock usually stops a deep level first: say so rather than promise the depth.
+        Some(t) => format!("Looks up to {plies} ahead, as far as {:.1} s a move allows", t as f64 / 1000.0),
+        None => format!("Looks {plies} ahead, however long that takes"),
+    };
+    let perfect = match level.exact_empties {
+        Some(empties) if solves_endgames => format!("; plays perfectly from {empties} empty squares"),
+        _ => String::new(),
+    };
+    format!("{reach}{perfect}.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_on_the_clock_promises_its_depth_only_as_far_as_the_clock_allows() {
+        let timed = Level { time_ms: Some(900), exact_empties: Some(18), ..Level::custom(12) };
+        assert_eq!(
+            level_summary(&timed, true),
+            "Looks up to 12 moves ahead, as far as 0.9 s a move allows; plays perfectly from 18 empty squares."
+        );
+        assert_eq!(level_summary(&timed, false), "Looks up to 12 moves ahead, as far as 0.9 s a move allows.");
+        assert_eq!(level_summary(&Level::custom(1), true), "Looks 1 move ahead, however long that takes.");
+    }
 }

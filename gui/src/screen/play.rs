@@ -35,6 +35,8 @@ pub enum Msg {
     Redo,
     /// Ask the computer for a move suggestion.
     Hint,
+    /// Tell the thinking computer to play the best move it has found so far.
+    MoveNow,
     /// The human gives up.
     Resign,
     /// Show the position after this many moves.
@@ -615,10 +617,17 @@ fn controls<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
     let can_undo = play.game.ply() > 0 || play.resigned.is_some();
     let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
     let all_computer = play.setup.seats.iter().all(Seat::is_computer);
+    // While the computer thinks about its move there is nothing to hint at: the button tells it to move now.
+    let computer_thinking = play.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Move);
+    let hint_or_move_now = if computer_thinking {
+        keyed(focus, "Move now", Shortcut::Hint, Some(msg(Msg::MoveNow)))
+    } else {
+        keyed(focus, "Hint", Shortcut::Hint, hint_ok.then(|| msg(Msg::Hint)))
+    };
     let first = row![
         keyed(focus, "Undo", Shortcut::Undo, can_undo.then(|| msg(Msg::Undo))),
         keyed(focus, "Redo", Shortcut::Redo, play.game.can_redo().then(|| msg(Msg::Redo))),
-        keyed(focus, "Hint", Shortcut::Hint, hint_ok.then(|| msg(Msg::Hint))),
+        hint_or_move_now,
     ]
     .spacing(6);
     let resign_or_pause = if all_computer {
