@@ -162,7 +162,7 @@ fn renju_black_never_blocks_on_a_forbidden_point() {
     let game = Gomoku::new(15, WinRule::Renju).expect("rules");
     let state = game.setup(&black, &white, tabula_core::Player::First).expect("position");
     let refusal = game.move_at(&state, Cell::new(8, 7)).expect_err("8,7 must be forbidden for Black");
-    assert!(refusal.contains("forbidden"), "{refusal}");
+    assert_eq!(refusal, tabula_games::MoveError::Forbidden("double three"), "{refusal}");
 
     // Gomocup's Renju bit, and Yixin-Board's number for Renju.
     for rule in ["4", "2"] {

@@ -80,6 +80,31 @@ pub struct RuleSet {
     pub choices: Vec<(&'static str, &'static str)>,
 }
 
+/// Why a move cannot be played: what the GUI says after a click, a save file's replay after a bad move, an
+/// engine protocol after a bad command.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// The cell is not on the board.
+    #[error("outside the board")]
+    OffBoard,
+    /// The game's rules do not allow the move, in the game's words ("occupied", "no discs to flip", "f5 is not a
+    /// legal move here").
+    #[error("{0}")]
+    Illegal(String),
+    /// A forbidden point of the side to move (Renju's fouls for Black), by the foul's name ("double three").
+    #[error("forbidden: {0}")]
+    Forbidden(&'static str),
+    /// Passing is not a legal move now.
+    #[error("passing is not allowed now")]
+    NoPass,
+    /// The move's notation could not be read.
+    #[error("{0}")]
+    Notation(String),
+}
+
 /// A game on a rectangular board of cells, with everything the front ends need.
 pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// The engine's judgement of this game.
@@ -94,9 +119,8 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// The stone or disc on `cell`, if any.
     fn stone(&self, state: &Self::State, cell: Cell) -> Option<Player>;
 
-    /// The move that places a stone on `cell`, or why that is not legal ("occupied", "no discs to flip",
-    /// "forbidden: double three").
-    fn move_at(&self, state: &Self::State, cell: Cell) -> Result<Self::Move, String>;
+    /// The move that places a stone on `cell`, or why that is not legal.
+    fn move_at(&self, state: &Self::State, cell: Cell) -> Result<Self::Move, MoveError>;
 
     /// The pass move, if passing is legal now.
     fn pass_move(&self, state: &Self::State) -> Option<Self::Move>;

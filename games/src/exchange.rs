@@ -120,7 +120,7 @@ pub fn import(
             let (moves, _) = notation::parse_transcript(&rules, text).map_err(|e| fail(e.to_string()))?;
             let mut game = factory(&spec).map_err(fail)?;
             for mv in moves {
-                game.play_notation(&rules.format_move(mv)).map_err(fail)?;
+                game.play_notation(&rules.format_move(mv)).map_err(|e| fail(e.to_string()))?;
             }
             Ok((humans(spec), game))
         }

@@ -18,7 +18,7 @@ pub mod save_file;
 pub mod session;
 pub mod setup;
 
-pub use board::{BoardGame, Cell, Marker, MoveReport, OptionAxis, OptionChoice, RuleSet};
+pub use board::{BoardGame, Cell, Marker, MoveError, MoveReport, OptionAxis, OptionChoice, RuleSet};
 pub use engine::Engine;
 pub use registry::{GameKind, GameVisitor, MatchSpec, new_match};
 pub use session::{Analysis, Match, Session, Snapshot, ThinkJob};

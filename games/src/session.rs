@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tabula_core::{GameResult, Level, Outcome, Player, Score, SearchInfo};
 
-use crate::board::{BoardGame, Cell, Marker, MoveReport};
+use crate::board::{BoardGame, Cell, Marker, MoveError, MoveReport};
 use crate::engine::Engine;
 
 /// A picture of one position, everything a board view draws.
@@ -118,17 +118,17 @@ pub trait Match: Send {
     /// A search score in the game's words ([`BoardGame::describe_score`]).
     fn describe_score(&self, score: Score, exact: bool) -> String;
     /// Whether the current position's legality check allows `cell`, and if not why.
-    fn check_cell(&self, cell: Cell) -> Result<(), String>;
+    fn check_cell(&self, cell: Cell) -> Result<(), MoveError>;
     /// The notation of the move on `cell` in the current position, or why it is not legal.
-    fn cell_notation(&self, cell: Cell) -> Result<String, String>;
+    fn cell_notation(&self, cell: Cell) -> Result<String, MoveError>;
     /// Plays on `cell`, or says why not; the redo list is dropped.
-    fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, String>;
+    fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, MoveError>;
     /// Whether the side to move must pass (its only legal move).
     fn must_pass(&self) -> bool;
     /// Passes, or says why not.
-    fn pass(&mut self) -> Result<MoveReport, String>;
+    fn pass(&mut self) -> Result<MoveReport, MoveError>;
     /// Plays a move given in standard notation.
-    fn play_notation(&mut self, text: &str) -> Result<MoveReport, String>;
+    fn play_notation(&mut self, text: &str) -> Result<MoveReport, MoveError>;
     /// Takes back the last move; `false` at the start.
     fn undo(&mut self) -> bool;
     /// Replays the last undone move; `false` if there is none.
@@ -185,12 +185,12 @@ impl<G: BoardGame> Session<G> {
     }
 
     /// Plays a move after checking it is legal; the redo list is dropped unless the move is the one it offers.
-    pub fn play(&mut self, mv: G::Move) -> Result<MoveReport, String> {
+    pub fn play(&mut self, mv: G::Move) -> Result<MoveReport, MoveError> {
         if self.game.outcome(&self.state).is_some() {
-            return Err("the game is over".into());
+            return Err(MoveError::GameOver);
         }
         if !self.game.is_legal(&self.state, mv) {
-            return Err(format!("{} is not a legal move here", self.game.format_move(mv)));
+            return Err(MoveError::Illegal(format!("{} is not a legal move here", self.game.format_move(mv))));
         }
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
@@ -261,23 +261,23 @@ impl<G: BoardGame> Match for Session<G> {
         self.game.describe_score(score, exact)
     }
 
-    fn check_cell(&self, cell: Cell) -> Result<(), String> {
+    fn check_cell(&self, cell: Cell) -> Result<(), MoveError> {
         if self.is_over() {
-            return Err("the game is over".into());
+            return Err(MoveError::GameOver);
         }
         self.game.move_at(&self.state, cell).map(|_| ())
     }
 
-    fn cell_notation(&self, cell: Cell) -> Result<String, String> {
+    fn cell_notation(&self, cell: Cell) -> Result<String, MoveError> {
         if self.is_over() {
-            return Err("the game is over".into());
+            return Err(MoveError::GameOver);
         }
         self.game.move_at(&self.state, cell).map(|mv| self.game.format_move(mv))
     }
 
-    fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, String> {
+    fn play_cell(&mut self, cell: Cell) -> Result<MoveReport, MoveError> {
         if self.is_over() {
-            return Err("the game is over".into());
+            return Err(MoveError::GameOver);
         }
         let mv = self.game.move_at(&self.state, cell)?;
         self.play(mv)
@@ -287,13 +287,13 @@ impl<G: BoardGame> Match for Session<G> {
         !self.is_over() && self.game.pass_move(&self.state).is_some()
     }
 
-    fn pass(&mut self) -> Result<MoveReport, String> {
-        let mv = self.game.pass_move(&self.state).ok_or_else(|| "passing is not allowed now".to_string())?;
+    fn pass(&mut self) -> Result<MoveReport, MoveError> {
+        let mv = self.game.pass_move(&self.state).ok_or(MoveError::NoPass)?;
         self.play(mv)
     }
 
-    fn play_notation(&mut self, text: &str) -> Result<MoveReport, String> {
-        let mv = self.game.parse_move(&self.state, text).map_err(|e| e.to_string())?;
+    fn play_notation(&mut self, text: &str) -> Result<MoveReport, MoveError> {
+        let mv = self.game.parse_move(&self.state, text).map_err(|e| MoveError::Notation(e.to_string()))?;
         self.play(mv)
     }
 

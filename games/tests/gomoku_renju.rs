@@ -4,7 +4,7 @@ use tabula_core::{Game, GameResult, Player};
 use tabula_games::BoardGame;
 use tabula_games::gomoku::datasets::ForbiddenCase;
 use tabula_games::gomoku::{Gomoku, WinRule};
-use tabula_games::{Cell, Marker};
+use tabula_games::{Cell, Marker, MoveError};
 
 const FIXTURES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/renju-forbidden.txt"));
 
@@ -33,8 +33,8 @@ fn forbidden_moves_are_refused_with_reason() {
     let game = renju();
     let state = game.setup(&[(6, 7), (7, 7), (8, 5), (8, 6)], &[(0, 0), (0, 1), (0, 2), (0, 3)], Player::First);
     let state = state.expect("position");
-    assert_eq!(game.move_at(&state, Cell::new(8, 7)), Err("forbidden: double three".to_string()));
-    assert_eq!(game.move_at(&state, Cell::new(7, 7)), Err("occupied".to_string()));
+    assert_eq!(game.move_at(&state, Cell::new(8, 7)), Err(MoveError::Forbidden("double three")));
+    assert_eq!(game.move_at(&state, Cell::new(7, 7)), Err(MoveError::Illegal("occupied".into())));
     assert!(game.markers(&state).contains(&(Cell::new(8, 7), Marker::Forbidden)));
     let mv = game.move_xy(8, 7).expect("on board");
     assert!(!game.is_legal(&state, mv));
@@ -59,7 +59,7 @@ fn black_overline_is_forbidden_but_white_overline_wins() {
     let game = renju();
     let row = [(2, 7), (3, 7), (5, 7), (6, 7), (7, 7)];
     let state = game.setup(&row, &[(0, 0), (0, 2), (0, 4), (0, 6), (0, 8)], Player::First).expect("position");
-    assert_eq!(game.move_at(&state, Cell::new(4, 7)), Err("forbidden: overline".to_string()));
+    assert_eq!(game.move_at(&state, Cell::new(4, 7)), Err(MoveError::Forbidden("overline")));
     let black = [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8)];
     let mut state = game.setup(&black, &row, Player::Second).expect("position");
     let mv = game.move_at(&state, Cell::new(4, 7)).expect("White may play it");

@@ -71,7 +71,10 @@ fn overlines_under_each_rule() {
             if rule == WinRule::Renju && mover == Player::First {
                 let own: Vec<Xy> = six.iter().copied().filter(|&c| c != gap).collect();
                 let state = game.setup(&own, &[], mover).expect("position");
-                assert_eq!(game.move_at(&state, Cell::new(gap.0, gap.1)), Err("forbidden: overline".to_string()));
+                assert_eq!(
+                    game.move_at(&state, Cell::new(gap.0, gap.1)),
+                    Err(tabula_games::MoveError::Forbidden("overline"))
+                );
                 continue;
             }
             let (result, won) = play_gap(&game, mover, &six, gap, &[]);

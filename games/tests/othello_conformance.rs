@@ -8,7 +8,7 @@ use rand::seq::IndexedRandom;
 use tabula_core::random::{self, SeededRng};
 use tabula_core::{Game, GameResult, Player};
 use tabula_games::othello::{Othello, variants};
-use tabula_games::{BoardGame, Cell};
+use tabula_games::{BoardGame, Cell, MoveError};
 
 fn playout(game: &Othello, rng: &mut SeededRng) {
     let mut state = game.initial_state();
@@ -65,14 +65,14 @@ fn random_playouts_mark_flip_and_score_as_the_rules_say() {
 fn illegal_clicks_say_why() {
     let game = Othello::default();
     let start = game.initial_state();
-    assert_eq!(game.move_at(&start, Cell::new(3, 3)), Err("occupied".to_string()));
-    assert_eq!(game.move_at(&start, Cell::new(0, 0)), Err("no discs to flip".to_string()));
-    assert_eq!(game.move_at(&start, Cell::new(8, 0)), Err("outside the board".to_string()));
+    assert_eq!(game.move_at(&start, Cell::new(3, 3)), Err(MoveError::Illegal("occupied".into())));
+    assert_eq!(game.move_at(&start, Cell::new(0, 0)), Err(MoveError::Illegal("no discs to flip".into())));
+    assert_eq!(game.move_at(&start, Cell::new(8, 0)), Err(MoveError::OffBoard));
     assert!(game.move_at(&start, Cell::new(5, 4)).is_ok(), "f5 is legal");
     assert!(game.pass_move(&start).is_none());
     let free = Othello::from_rule_set("reversi").expect("rule set");
     let empty = free.initial_state();
-    assert!(free.move_at(&empty, Cell::new(0, 0)).unwrap_err().contains("centre"));
+    assert!(free.move_at(&empty, Cell::new(0, 0)).unwrap_err().to_string().contains("centre"));
     let mut moves = Vec::new();
     free.legal_moves(&empty, &mut moves);
     assert_eq!(moves.len(), 4, "the free start offers the four centre squares");

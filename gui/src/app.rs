@@ -782,7 +782,7 @@ impl App {
                     return Task::none();
                 }
                 if let Err(reason) = play.game.check_cell(cell) {
-                    play.refuse(cell, &reason, &settings);
+                    play.refuse(cell, &reason.to_string(), &settings);
                     return Task::none();
                 }
                 online.play(Some(cell))

@@ -2,7 +2,7 @@
 //! same [`Match`] interface the app uses.
 
 use tabula_core::{Evaluator, Game, MoveParseError, Outcome, Player, Score};
-use tabula_games::{BoardGame, Cell, Marker, Match, MoveReport, Session};
+use tabula_games::{BoardGame, Cell, Marker, Match, MoveError, MoveReport, Session};
 
 use tabula_games::registry::MatchSpec;
 
@@ -110,13 +110,13 @@ impl BoardGame for Triplet {
     fn stone(&self, state: &Board, cell: Cell) -> Option<Player> {
         state.cells[cell.y * 3 + cell.x]
     }
-    fn move_at(&self, state: &Board, cell: Cell) -> Result<usize, String> {
+    fn move_at(&self, state: &Board, cell: Cell) -> Result<usize, MoveError> {
         let mv = cell.y * 3 + cell.x;
         if cell.x >= 3 || cell.y >= 3 {
-            return Err("off the board".into());
+            return Err(MoveError::OffBoard);
         }
         if state.cells[mv].is_some() {
-            return Err("occupied".into());
+            return Err(MoveError::Illegal("occupied".into()));
         }
         Ok(mv)
     }

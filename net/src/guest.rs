@@ -90,7 +90,7 @@ impl Guest {
             return Err("it is your opponent's turn".into());
         }
         match cell {
-            Some(c) => game.cell_notation(c).map(Message::Move),
+            Some(c) => game.cell_notation(c).map(Message::Move).map_err(|e| e.to_string()),
             None if game.must_pass() => Ok(Message::Move("pass".into())),
             None => Err("you have a move; passing is not allowed".into()),
         }

@@ -127,8 +127,8 @@ impl Referee {
             return Err("it is your opponent's turn".into());
         }
         match cell {
-            Some(c) => self.game.play_cell(c)?,
-            None => self.game.pass()?,
+            Some(c) => self.game.play_cell(c).map_err(|e| e.to_string())?,
+            None => self.game.pass().map_err(|e| e.to_string())?,
         };
         Ok(vec![self.moved()])
     }
@@ -253,7 +253,7 @@ impl Referee {
                 }
                 match self.game.play_notation(&notation) {
                     Ok(_) => (vec![self.moved()], Some(HostEvent::GuestMoved(notation))),
-                    Err(reason) => self.refuse(line, reason),
+                    Err(reason) => self.refuse(line, reason.to_string()),
                 }
             }
             Message::UndoRequest => {

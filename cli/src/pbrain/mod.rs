@@ -18,7 +18,7 @@ use tabula_core::{Game, Level, Player, SearchInfo};
 use tabula_games::engine::{MAX_THREADS, TABLE_MEGABYTES};
 use tabula_games::gomoku::{Gomoku, GomokuState, WinRule};
 use tabula_games::lines::{Line, read_line};
-use tabula_games::{BoardGame, Cell, Engine};
+use tabula_games::{BoardGame, Cell, Engine, MoveError};
 
 use protocol::{Command, MAX_LINE, Point, ProtocolError};
 
@@ -267,7 +267,7 @@ impl Brain {
                 for x in 0..w {
                     let cell = Cell::new(x, y);
                     if game.stone(state, cell).is_none()
-                        && game.move_at(state, cell).is_err_and(|why| why.starts_with("forbidden"))
+                        && matches!(game.move_at(state, cell), Err(MoveError::Forbidden(_)))
                     {
                         line.push_str(&format!("{x:02}{y:02}"));
                     }

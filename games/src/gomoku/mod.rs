@@ -24,7 +24,7 @@ use std::sync::{Arc, OnceLock};
 
 use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, Score, random};
 
-use crate::board::{BoardGame, Cell, Marker, MoveReport};
+use crate::board::{BoardGame, Cell, Marker, MoveError, MoveReport};
 use board::{Board, Geometry};
 pub use eval::GomokuEvaluator;
 use patterns::{BLACK, EMPTY, LineRule, Pattern, WHITE};
@@ -519,16 +519,16 @@ impl BoardGame for Gomoku {
         }
     }
 
-    fn move_at(&self, state: &GomokuState, cell: Cell) -> Result<Move, String> {
-        let mv = self.move_xy(cell.x, cell.y).ok_or_else(|| "off the board".to_string())?;
+    fn move_at(&self, state: &GomokuState, cell: Cell) -> Result<Move, MoveError> {
+        let mv = self.move_xy(cell.x, cell.y).ok_or(MoveError::OffBoard)?;
         if state.outcome.is_some() {
-            return Err("the game is over".to_string());
+            return Err(MoveError::GameOver);
         }
         if state.board.cells[mv.index()] != EMPTY {
-            return Err("occupied".to_string());
+            return Err(MoveError::Illegal("occupied".into()));
         }
         match self.forbidden(&state.board, mv.index(), color_of(state.side)) {
-            Some(kind) => Err(format!("forbidden: {}", kind.name())),
+            Some(kind) => Err(MoveError::Forbidden(kind.name())),
             None => Ok(mv),
         }
     }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use tabula_core::{Game, GameResult, MoveParseError, Outcome, Player, Score, random};
 
-use crate::board::{BoardGame, Cell, Marker, MoveReport};
+use crate::board::{BoardGame, Cell, Marker, MoveError, MoveReport};
 pub use eval::{OthelloEval, Weights};
 use geometry::Geometry;
 pub use notation::NotationError;
@@ -433,12 +433,12 @@ impl BoardGame for Othello {
         Player::BOTH.into_iter().find(|&who| state.discs(who) & bit != 0)
     }
 
-    fn move_at(&self, state: &Position, cell: Cell) -> Result<Move, String> {
-        let sq = self.square_of(cell).ok_or_else(|| "outside the board".to_string())?;
+    fn move_at(&self, state: &Position, cell: Cell) -> Result<Move, MoveError> {
+        let sq = self.square_of(cell).ok_or(MoveError::OffBoard)?;
         if self.placements(state) & (1 << sq) != 0 {
             Ok(Move::at(sq))
         } else {
-            Err(self.illegal_reason(state, sq).to_string())
+            Err(MoveError::Illegal(self.illegal_reason(state, sq).to_string()))
         }
     }
 

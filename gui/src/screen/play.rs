@@ -201,7 +201,7 @@ impl Play {
                 true
             }
             Err(reason) => {
-                self.refuse(cell, &reason, settings);
+                self.refuse(cell, &reason.to_string(), settings);
                 false
             }
         }
