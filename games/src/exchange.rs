@@ -118,7 +118,7 @@ pub fn import(
             let spec = othello_spec(8);
             let rules = Othello::from_rule_set(&spec.rule_set).map_err(fail)?;
             let (moves, _) = notation::parse_transcript(&rules, text).map_err(|e| fail(e.to_string()))?;
-            let mut game = factory(&spec).map_err(fail)?;
+            let mut game = factory(&spec).map_err(|e| fail(e.to_string()))?;
             for mv in moves {
                 game.play_notation(&rules.format_move(mv)).map_err(|e| fail(e.to_string()))?;
             }
@@ -127,7 +127,7 @@ pub fn import(
         Format::Ggf => {
             let record = ggf::parse(text).map_err(|e| fail(e.to_string()))?;
             let spec = othello_spec(record.size);
-            let mut game = factory(&spec).map_err(fail)?;
+            let mut game = factory(&spec).map_err(|e| fail(e.to_string()))?;
             let start = export(Format::Ggf, &humans(spec.clone()), game.as_ref())?;
             let expected = ggf::parse(&start).map_err(|e| fail(e.to_string()))?;
             if record.board != expected.board || !record.black_to_move {
@@ -143,7 +143,7 @@ pub fn import(
             let record = psq::parse(text).map_err(|e| fail(e.to_string()))?;
             let spec =
                 MatchSpec { game: GameKind::Gomoku, rule_set: record.rule.id().into(), board_size: Some(record.size) };
-            let mut game = factory(&spec).map_err(fail)?;
+            let mut game = factory(&spec).map_err(|e| fail(e.to_string()))?;
             for (i, &(x, y)) in record.moves.iter().enumerate() {
                 game.play_cell(Cell::new(x, y))
                     .map_err(|e| fail(format!("move {} ({},{}): {e}", i + 1, x + 1, y + 1)))?;

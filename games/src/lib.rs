@@ -20,5 +20,5 @@ pub mod setup;
 
 pub use board::{BoardGame, Cell, Marker, MoveError, MoveReport, OptionAxis, OptionChoice, RuleSet};
 pub use engine::Engine;
-pub use registry::{GameKind, GameVisitor, MatchSpec, new_match};
+pub use registry::{GameKind, GameVisitor, MatchSpec, SpecError, new_match};
 pub use session::{Analysis, Match, Session, Snapshot, ThinkJob};

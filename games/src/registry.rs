@@ -33,9 +33,12 @@ macro_rules! games {
             }
 
             /// Builds the game's rules from option choices and hands them to `visitor`.
-            fn build<V: GameVisitor>(self, choices: &[(&str, &str)], visitor: V) -> Result<V::Output, String> {
+            fn build<V: GameVisitor>(self, choices: &[(&str, &str)], visitor: V) -> Result<V::Output, SpecError> {
                 match self {
-                    $(GameKind::$kind => Ok(visitor.visit(<$game as RegisteredGame>::from_choices(choices)?))),+
+                    $(GameKind::$kind => {
+                        let game = <$game as RegisteredGame>::from_choices(choices).map_err(SpecError::Rules)?;
+                        Ok(visitor.visit(game))
+                    }),+
                 }
             }
         }
@@ -109,6 +112,39 @@ impl GameKind {
     }
 }
 
+/// A [`MatchSpec`] that names no game Tabula can set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The game has no rule set of that id or name.
+    #[error("unknown {game} rule set `{name}` (known: {})", known.join(", "))]
+    UnknownRuleSet {
+        /// The game's name.
+        game: &'static str,
+        /// The name asked for.
+        name: String,
+        /// The rule sets' ids.
+        known: Vec<&'static str>,
+    },
+    /// The rule set is not played on that board.
+    #[error("{rule_set} is not played on a {size}x{size} board")]
+    SizeNotAllowed {
+        /// The rule set's name.
+        rule_set: &'static str,
+        /// The board size asked for.
+        size: usize,
+    },
+    /// The game's rules refused the rule set's choices.
+    #[error("{0}")]
+    Rules(String),
+}
+
+/// Front ends that report errors as text take a spec error's sentence.
+impl From<SpecError> for String {
+    fn from(e: SpecError) -> String {
+        e.to_string()
+    }
+}
+
 /// A game to set up: which game, which rule set, and a board size where the rule set leaves it open.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchSpec {
@@ -140,15 +176,16 @@ impl MatchSpec {
 
     /// Builds the rules and hands them to `visitor`; an unknown rule set or a size the rule set does not allow is
     /// an error saying so.
-    pub fn visit<V: GameVisitor>(&self, visitor: V) -> Result<V::Output, String> {
-        let set = self.game.rule_set(&self.rule_set).ok_or_else(|| {
-            let known: Vec<&str> = self.game.rule_sets().iter().map(|s| s.id).collect();
-            format!("unknown {} rule set `{}` (known: {})", self.game.name(), self.rule_set, known.join(", "))
+    pub fn visit<V: GameVisitor>(&self, visitor: V) -> Result<V::Output, SpecError> {
+        let set = self.game.rule_set(&self.rule_set).ok_or_else(|| SpecError::UnknownRuleSet {
+            game: self.game.name(),
+            name: self.rule_set.clone(),
+            known: self.game.rule_sets().iter().map(|s| s.id).collect(),
         })?;
         if let Some(size) = self.board_size
             && !self.game.board_sizes(set.id).contains(&size)
         {
-            return Err(format!("{} is not played on a {size}x{size} board", set.name));
+            return Err(SpecError::SizeNotAllowed { rule_set: set.name, size });
         }
         let size_text = self.board_size.map(|s| s.to_string());
         let mut choices = set.choices.clone();
@@ -176,7 +213,7 @@ impl GameVisitor for NewMatch {
 }
 
 /// A new game for `spec`, behind the game-independent [`Match`] interface.
-pub fn new_match(spec: &MatchSpec) -> Result<Box<dyn Match>, String> {
+pub fn new_match(spec: &MatchSpec) -> Result<Box<dyn Match>, SpecError> {
     spec.visit(NewMatch)
 }
 
@@ -217,11 +254,14 @@ mod tests {
     #[test]
     fn sizes_and_names_are_checked() {
         let renju = MatchSpec { game: GameKind::Gomoku, rule_set: "renju".into(), board_size: Some(19) };
-        assert!(new_match(&renju).err().is_some_and(|e| e.contains("19x19")));
+        let refused = new_match(&renju).err();
+        assert_eq!(refused, Some(SpecError::SizeNotAllowed { rule_set: "Renju", size: 19 }));
+        assert!(refused.is_some_and(|e| e.to_string().contains("19x19")));
         let free19 = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: Some(19) };
         assert_eq!(new_match(&free19).map(|m| m.board_size()).ok(), Some((19, 19)));
         let unknown = MatchSpec { game: GameKind::Othello, rule_set: "chess".into(), board_size: None };
-        assert!(new_match(&unknown).err().is_some_and(|e| e.contains("chess") && e.contains("anti-othello")));
+        let refused = new_match(&unknown).err().map(|e| e.to_string());
+        assert!(refused.is_some_and(|e| e.contains("chess") && e.contains("anti-othello")));
         assert_eq!(GameKind::Gomoku.rule_set("standard").map(|s| s.id), Some("exact-five"));
         assert_eq!(GameKind::from_id("Othello"), Some(GameKind::Othello));
         assert_eq!(GameKind::Othello.board_sizes("grand-othello"), vec![10]);

@@ -18,14 +18,14 @@
 use crate::Match;
 use serde::{Deserialize, Serialize};
 
-use crate::registry::{GameKind, MatchSpec};
+use crate::registry::{GameKind, MatchSpec, SpecError};
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
 
 /// The version written into new files.
 pub const FORMAT: u32 = 1;
 
 /// Starts a match for a spec; the registry's `new_match`, or a stand-in in tests.
-pub type MatchFactory = fn(&MatchSpec) -> Result<Box<dyn Match>, String>;
+pub type MatchFactory = fn(&MatchSpec) -> Result<Box<dyn Match>, SpecError>;
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,7 +120,7 @@ impl SavedGame {
         }
         let seats = [seat_of(&record.black, "black").map_err(fail)?, seat_of(&record.white, "white").map_err(fail)?];
         let spec = MatchSpec { game, rule_set: rule_set.id.to_string(), board_size: record.board_size };
-        let mut session = factory(&spec).map_err(fail)?;
+        let mut session = factory(&spec).map_err(|e| fail(e.to_string()))?;
         for (i, mv) in record.moves.iter().enumerate() {
             session.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
         }

@@ -4,7 +4,7 @@
 use tabula_core::{Evaluator, Game, MoveParseError, Outcome, Player, Score};
 use tabula_games::{BoardGame, Cell, Marker, Match, MoveError, MoveReport, Session};
 
-use tabula_games::registry::MatchSpec;
+use tabula_games::registry::{MatchSpec, SpecError};
 
 /// Three in a row on 3x3.
 #[derive(Clone, Debug)]
@@ -148,6 +148,6 @@ impl BoardGame for Triplet {
 }
 
 /// A [`tabula_games::save_file::MatchFactory`] that starts a [`Triplet`] whatever the spec asks for.
-pub fn factory(_spec: &MatchSpec) -> Result<Box<dyn Match>, String> {
+pub fn factory(_spec: &MatchSpec) -> Result<Box<dyn Match>, SpecError> {
     Ok(Box::new(Session::new(Triplet)))
 }

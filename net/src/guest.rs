@@ -134,7 +134,7 @@ impl Guest {
                     return (vec![Message::Error(reason)], None);
                 }
                 if let Err(reason) = new_match(&spec) {
-                    return (vec![Message::Error(reason)], None);
+                    return (vec![Message::Error(reason.to_string())], None);
                 }
                 self.spec = Some(spec.clone());
                 self.colour = Some(guest);

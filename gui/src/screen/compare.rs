@@ -110,7 +110,7 @@ impl Compare {
 pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFactory) -> Replay {
     let mut game = match factory(spec) {
         Ok(game) => game,
-        Err(e) => return Replay { rule_set: name.into(), summary: e, played: 0, result: None },
+        Err(e) => return Replay { rule_set: name.into(), summary: e.to_string(), played: 0, result: None },
     };
     for (i, mv) in moves.iter().enumerate() {
         if game.is_over() {
