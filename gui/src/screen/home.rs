@@ -53,12 +53,12 @@ pub fn view<'a>(
     let cards = row(GameKind::ALL.iter().zip(pictures).map(|(&game, (snapshot, cache))| {
         let picture =
             Canvas::new(BoardView::<Message>::picture(snapshot.clone(), board_options(game, settings), cache))
-                .width(Length::Fixed(230.0))
-                .height(Length::Fixed(230.0));
+                .width(Length::Fixed(196.0))
+                .height(Length::Fixed(196.0));
         let label = format!("Play {}", game.name());
         let body = column![
             picture,
-            text(game.name()).size(28),
+            text(game.name()).size(26),
             text(game.tagline()).size(15).center().height(Length::Fixed(42.0)),
             focus.button(
                 &label,
@@ -68,10 +68,10 @@ pub fn view<'a>(
         ]
         .spacing(10)
         .align_x(iced::Center)
-        .width(Length::Fixed(250.0));
+        .width(Length::Fixed(214.0));
         card(body).into()
     }))
-    .spacing(28);
+    .spacing(20);
     let menu = column![
         menu_button(focus, "Continue", can_continue.then_some(Message::Go(Route::Continue))),
         menu_button(focus, "Play online", Some(Message::Go(Route::Online))),
@@ -82,18 +82,19 @@ pub fn view<'a>(
         menu_button(focus, "Settings", Some(Message::Go(Route::Settings))),
         menu_button(focus, "Quit", Some(Message::Quit)),
     ]
-    .spacing(10);
+    .spacing(8);
+    // Sized so that the whole page fits an 800x600 window; larger windows centre it.
     let mut page = column![
-        column![text("Tabula").size(52), text("Gomoku and Othello against the computer or a friend").size(17)]
+        column![text("Tabula").size(46), text("Gomoku and Othello against the computer or a friend").size(17)]
             .align_x(iced::Center)
             .spacing(4),
-        row![cards, menu].spacing(40).align_y(iced::Center),
+        row![cards, menu].spacing(28).align_y(iced::Center),
     ]
-    .spacing(30)
+    .spacing(20)
     .align_x(iced::Center);
     if let Some(notice) = notice {
         page = page.push(text(notice).size(14).style(text::danger));
     }
     // Centred in the window; in a short window the page scrolls, so that every button stays reachable.
-    container(scrollable(container(page).center_x(Fill).padding(20))).center(Fill).into()
+    container(scrollable(container(page).center_x(Fill).padding(16))).center(Fill).into()
 }
