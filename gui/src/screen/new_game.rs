@@ -179,13 +179,14 @@ pub fn view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, error: Option
             .width(Fill);
     let seats = row(Player::BOTH.map(|p| seat_view(focus, form, levels, p))).spacing(16);
     let start = button(text("Start game").size(20).center().width(Fill)).padding([10, 20]).width(Length::Fixed(240.0));
-    let mut content = column![rules, seats, focus.button("Start game", start, Some(Message::StartGame))].spacing(18);
+    // In a short window the choices scroll (the scrollbar with its own margin) while Start game and any error stay
+    // in view below them.
+    let choices = scrollable(column![rules, seats].spacing(18).padding(Padding::ZERO.right(14))).height(Fill);
+    let mut content = column![choices, focus.button("Start game", start, Some(Message::StartGame))].spacing(14);
     if let Some(error) = error {
         content = content.push(text(error).style(text::danger));
     }
-    // In a short window the form scrolls, so that Start game stays reachable; the scrollbar gets its own margin.
-    let content = content.padding(Padding::ZERO.right(14));
-    page(focus, "New game", Message::Go(Route::Back), scrollable(content).height(Fill))
+    page(focus, "New game", Message::Go(Route::Back), content)
 }
 
 fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
