@@ -147,18 +147,28 @@ impl Form {
     }
 }
 
+/// The menu of `form`'s rule sets (a menu rather than a row of buttons, which would not fit a narrow window
+/// for games with many rule sets); `on_pick` hears the chosen rule set's id.
+pub fn rule_set_pick<'a>(
+    focus: &Focus,
+    form: &Form,
+    on_pick: impl Fn(String) -> Message + Copy + 'a,
+) -> Element<'a, Message> {
+    let items: Vec<RuleItem> =
+        form.game.rule_sets().iter().map(|r| RuleItem { id: r.id.to_string(), name: r.name.to_string() }).collect();
+    let selected = items.iter().find(|i| i.id == form.rule_set).cloned();
+    pick(focus, "Rule set", items, selected, move |i: RuleItem| on_pick(i.id), Length::Fixed(260.0))
+}
+
 /// The form.
 pub fn view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, error: Option<&'a str>) -> Element<'a, Message> {
     let msg = |m: Msg| Message::NewGame(m);
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game_row = segmented(focus, "Game", &games, &form.game, move |g| msg(Msg::Game(g)));
     let rule_sets = form.game.rule_sets();
-    let items: Vec<RuleItem> =
-        rule_sets.iter().map(|r| RuleItem { id: r.id.to_string(), name: r.name.to_string() }).collect();
-    let selected = items.iter().find(|i| i.id == form.rule_set).cloned();
     let rule_row = row![
         text("Rule set").size(16).width(Length::Fixed(90.0)),
-        pick(focus, "Rule set", items, selected, move |i: RuleItem| msg(Msg::RuleSet(i.id)), Length::Fixed(260.0)),
+        rule_set_pick(focus, form, move |id| msg(Msg::RuleSet(id))),
     ]
     .align_y(iced::Center);
     let description = rule_sets.iter().find(|r| r.id == form.rule_set).map_or("", |r| r.description);

@@ -86,8 +86,6 @@ pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Elem
     let msg = |m: Msg| Message::Online(m);
     let form = &forms.game;
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
-    let rule_sets: Vec<(String, String)> =
-        form.game.rule_sets().iter().map(|r| (r.id.to_string(), r.name.to_string())).collect();
     let sizes = form.game.board_sizes(&form.rule_set);
     let colours: Vec<(Player, String)> = Player::BOTH.iter().map(|&p| (p, colour_name(p).to_string())).collect();
     let reaches = [(Reach::ThisComputer, "This computer".to_string()), (Reach::Network, "Network".to_string())];
@@ -103,7 +101,7 @@ pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Elem
         Reach::Network => "Anyone who can reach this computer can connect while you wait for your opponent.",
     };
     let labelled = |label, control: Element<'a, Message>| {
-        row![text(label).size(15).width(Length::Fixed(120.0)), control].align_y(iced::Center)
+        row![text(label).size(15).width(Length::Fixed(108.0)), control].align_y(iced::Center)
     };
     let form_msg = move |m: new_game::Msg| msg(Msg::Form(m));
     let on_size = move |s| form_msg(new_game::Msg::BoardSize(s));
@@ -115,7 +113,7 @@ pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Elem
         column![
             heading("Host a game"),
             segmented(focus, "Game", &games, &form.game, move |g| form_msg(new_game::Msg::Game(g))),
-            segmented(focus, "Rule set", &rule_sets, &form.rule_set, move |r| form_msg(new_game::Msg::RuleSet(r))),
+            labelled("Rule set", new_game::rule_set_pick(focus, form, move |r| form_msg(new_game::Msg::RuleSet(r)))),
             labelled("Board size", pick(focus, "Board size", sizes, Some(form.board_size), on_size, Length::Shrink)),
             labelled("You play", segmented(focus, "You play", &colours, &forms.colour, move |p| msg(Msg::Colour(p)))),
             labelled("Port", focus.text_field("Port", "online-port", port)),
