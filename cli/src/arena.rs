@@ -128,8 +128,7 @@ impl GameVisitor for Series<'_> {
 
 /// Plays the series and prints one row per rule set.
 pub fn run(args: &Args) -> Result<ExitCode, String> {
-    let game =
-        GameKind::from_id(&args.game).ok_or_else(|| format!("unknown game `{}` (gomoku or othello)", args.game))?;
+    let game = GameKind::parse(&args.game)?;
     let levels = config::load_levels().map_err(|e| e.to_string())?;
     let (a, b) = match (&args.black_level, &args.white_level, args.levels.as_slice()) {
         (_, _, [a, b]) => (find_level(&levels, a)?, find_level(&levels, b)?),

@@ -71,7 +71,7 @@ fn signature(results: &[Measured]) -> u64 {
 pub fn run(args: &Args) -> Result<ExitCode, String> {
     let games = match &args.game {
         None => GameKind::ALL.to_vec(),
-        Some(id) => vec![GameKind::from_id(id).ok_or_else(|| format!("unknown game '{id}': gomoku or othello"))?],
+        Some(id) => vec![GameKind::parse(id)?],
     };
     for game in games {
         let bench = &game.descriptor().bench;

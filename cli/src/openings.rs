@@ -92,8 +92,7 @@ impl GameVisitor for Suite<'_> {
 
 /// Generates and writes one suite per rule set.
 pub fn run(args: &Args) -> Result<ExitCode, String> {
-    let game =
-        GameKind::from_id(&args.game).ok_or_else(|| format!("unknown game `{}` (gomoku or othello)", args.game))?;
+    let game = GameKind::parse(&args.game)?;
     let level = Level::custom(args.depth);
     if let Some(problem) = level.problem() {
         return Err(format!("--depth: {problem}"));

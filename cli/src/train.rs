@@ -6,14 +6,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tabula_core::Game;
+use tabula_core::{Game, Player};
 use tabula_games::arena::parse_record_line;
 use tabula_games::files::write_atomic;
 use tabula_games::othello::Othello;
 use tabula_games::othello::endgame::Solver;
 use tabula_games::othello::notation::parse_transcript;
 use tabula_games::othello::patterns::{EMPTIES_PER_STAGE, STAGES};
-use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor, replay};
+use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor};
 use tabula_games::othello::training::{Fit, Labels, Sample, fit, mean_errors, samples_of};
 use tabula_games::othello::weights::PatternWeights;
 
@@ -148,8 +148,9 @@ fn read_record_file(path: &Path) -> Result<Vec<GameRecord>, String> {
             return Err(place("the game does not reach its end".into()));
         }
         let squares: Vec<u8> = moves.iter().filter_map(|m| m.square()).map(|sq| sq as u8).collect();
-        let played = replay(&squares).map_err(place)?;
-        games.push(GameRecord { moves: squares, black_margin: played.black_margin, theoretical_margin: None });
+        let mover_margin = game.final_score(&end);
+        let black_margin = if end.side() == Player::First { mover_margin } else { -mover_margin };
+        games.push(GameRecord { moves: squares, black_margin, theoretical_margin: None });
     }
     Ok(games)
 }
@@ -255,6 +256,7 @@ fn read_samples(path: &Path) -> Result<(Vec<Sample>, Vec<Sample>), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_games::othello::records::replay;
 
     /// A file of `text` in the temporary folder, removed when dropped.
     struct TempFile(PathBuf);
@@ -294,6 +296,7 @@ mod tests {
         let file = TempFile::new("good", &format!("othello\t1-0\t{moves}\n\nothello\t0-1\t{moves}\n"));
         let games = read_record_file(&file.0).unwrap();
         assert_eq!(games.len(), 2);
+        assert_ne!(margin, 0, "a decisive game, so that the margin's sign is checked");
         assert_eq!(games[0].black_margin, margin);
         assert_eq!(games[0].moves.len(), moves.split(' ').filter(|m| *m != "pass").count());
         assert_eq!(games[0].theoretical_margin, None);

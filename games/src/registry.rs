@@ -65,6 +65,14 @@ impl GameKind {
         GameKind::ALL.iter().copied().find(|g| g.id().eq_ignore_ascii_case(id.trim()))
     }
 
+    /// The game with this identifier (case-insensitive), or an error naming the games there are.
+    pub fn parse(id: &str) -> Result<GameKind, SpecError> {
+        GameKind::from_id(id).ok_or_else(|| SpecError::UnknownGame {
+            name: id.trim().to_string(),
+            known: GameKind::ALL.iter().map(|g| g.id()).collect(),
+        })
+    }
+
     /// The name shown to players.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -115,6 +123,14 @@ impl GameKind {
 /// A [`MatchSpec`] that names no game Tabula can set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    /// No game has that identifier.
+    #[error("unknown game `{name}` (known: {})", known.join(", "))]
+    UnknownGame {
+        /// The identifier asked for.
+        name: String,
+        /// The games' identifiers.
+        known: Vec<&'static str>,
+    },
     /// The game has no rule set of that id or name.
     #[error("unknown {game} rule set `{name}` (known: {})", known.join(", "))]
     UnknownRuleSet {
@@ -264,6 +280,9 @@ mod tests {
         assert!(refused.is_some_and(|e| e.contains("chess") && e.contains("anti-othello")));
         assert_eq!(GameKind::Gomoku.rule_set("standard").map(|s| s.id), Some("exact-five"));
         assert_eq!(GameKind::from_id("Othello"), Some(GameKind::Othello));
+        assert_eq!(GameKind::parse(" gomoku"), Ok(GameKind::Gomoku));
+        let refused = GameKind::parse("chess").map_err(|e| e.to_string());
+        assert_eq!(refused, Err("unknown game `chess` (known: gomoku, othello)".to_string()));
         assert_eq!(GameKind::Othello.board_sizes("grand-othello"), vec![10]);
     }
 

@@ -15,9 +15,9 @@
 //! level = "Medium"     # or `depth = 7` for a custom level
 //! ```
 
-use crate::Match;
 use serde::{Deserialize, Serialize};
 
+use crate::Match;
 use crate::registry::{GameKind, MatchSpec, SpecError};
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
 

@@ -26,7 +26,7 @@ use crate::theme::iced_theme;
 use tabula_games::exchange;
 use tabula_games::registry::{self, GameKind};
 use tabula_games::save_file::{MatchFactory, SavedGame};
-use tabula_games::setup::LevelChoice;
+use tabula_games::setup::{GameSetup, LevelChoice, Seat};
 
 /// Where a navigation goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -578,9 +578,7 @@ impl App {
             },
             Shortcut::Undo => Message::Play(play::Msg::Undo),
             Shortcut::Redo => Message::Play(play::Msg::Redo),
-            Shortcut::Hint if play.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Move) => {
-                Message::Play(play::Msg::MoveNow)
-            }
+            Shortcut::Hint if play.move_search().is_some() => Message::Play(play::Msg::MoveNow),
             Shortcut::Hint => Message::Play(play::Msg::Hint),
             Shortcut::NewGame => Message::NewGameFrom,
             Shortcut::Save => Message::Play(play::Msg::OpenSave),
@@ -728,10 +726,7 @@ impl App {
         let ready = self.online.as_ref().is_some_and(Online::ready);
         let fresh = |factory: MatchFactory| -> Option<Play> {
             let game = factory(&spec).ok()?;
-            let setup = tabula_games::setup::GameSetup {
-                spec: spec.clone(),
-                seats: [tabula_games::setup::Seat::Human, tabula_games::setup::Seat::Human],
-            };
+            let setup = GameSetup { spec: spec.clone(), seats: [Seat::Human, Seat::Human] };
             let mut play = Play::new(setup, game);
             play.remote = Some(me.opponent());
             Some(play)
@@ -895,7 +890,7 @@ impl App {
             }
             play::Msg::Hint => return self.start_hint(),
             play::Msg::MoveNow => {
-                if let Some(thinking) = play.thinking.as_ref().filter(|t| t.purpose == Purpose::Move) {
+                if let Some(thinking) = play.move_search() {
                     thinking.move_now();
                 }
             }
@@ -1073,8 +1068,8 @@ impl App {
             return Task::none();
         }
         let level = match play.setup.seat(play.game.to_move()) {
-            tabula_games::setup::Seat::Computer(choice) => choice.resolve(&self.levels),
-            tabula_games::setup::Seat::Human => return Task::none(),
+            Seat::Computer(choice) => choice.resolve(&self.levels),
+            Seat::Human => return Task::none(),
         };
         self.generation += 1;
         let generation = self.generation;
@@ -1220,7 +1215,7 @@ fn toggle_full_screen() -> Task<Message> {
 /// Counts a finished human-vs-computer game in the statistics.
 fn record_result(play: &Play, stats: &mut Statistics) {
     let (Some(human), Some(outcome)) = (play.setup.lone_human(), play.outcome()) else { return };
-    let tabula_games::setup::Seat::Computer(level) = play.setup.seat(human.opponent()) else { return };
+    let Seat::Computer(level) = play.setup.seat(human.opponent()) else { return };
     let result = match outcome.result {
         GameResult::Win(p) if p == human => stats::Result::Win,
         GameResult::Win(_) => stats::Result::Loss,

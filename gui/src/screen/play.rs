@@ -166,6 +166,12 @@ impl Play {
         !self.is_over() && !self.paused && self.setup.seat(self.game.to_move()).is_computer()
     }
 
+    /// The search for the computer's own move, if one runs (not a hint's).
+    #[must_use]
+    pub fn move_search(&self) -> Option<&Thinking> {
+        self.thinking.as_ref().filter(|t| t.purpose == Purpose::Move)
+    }
+
     /// Stops any search; its answer will be dropped as stale.
     pub fn cancel_thinking(&mut self) {
         self.thinking = None;
@@ -189,10 +195,7 @@ impl Play {
     /// Plays the human's click, or explains why not; an illegal click changes nothing but the status line and
     /// makes the cell blink.
     pub fn click(&mut self, cell: Cell, settings: &Settings) -> bool {
-        if self.viewing.is_some()
-            || !self.human_to_move()
-            || self.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Move)
-        {
+        if self.viewing.is_some() || !self.human_to_move() || self.move_search().is_some() {
             return false;
         }
         match self.game.play_cell(cell) {
@@ -618,8 +621,7 @@ fn controls<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
     let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
     let all_computer = play.setup.seats.iter().all(Seat::is_computer);
     // While the computer thinks about its move there is nothing to hint at: the button tells it to move now.
-    let computer_thinking = play.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Move);
-    let hint_or_move_now = if computer_thinking {
+    let hint_or_move_now = if play.move_search().is_some() {
         keyed(focus, "Move now", Shortcut::Hint, Some(msg(Msg::MoveNow)))
     } else {
         keyed(focus, "Hint", Shortcut::Hint, hint_ok.then(|| msg(Msg::Hint)))
