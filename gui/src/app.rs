@@ -308,7 +308,7 @@ impl App {
 
     /// The controls of the focus ring on the screen shown now, in order: the same code that draws them.
     #[must_use]
-    pub fn focus_stops(&self) -> Vec<Stop> {
+    pub fn focus_stops(&self) -> Vec<Stop<Message>> {
         let focus = Focus::new(None);
         let _ = self.view_with(&focus);
         focus.into_stops()
@@ -1164,14 +1164,14 @@ impl App {
     }
 
     /// The screen built through `focus`; an open question takes the focus ring to itself.
-    fn view_with(&self, focus: &Focus) -> Element<'_, Message> {
+    fn view_with(&self, focus: &Focus<Message>) -> Element<'_, Message> {
         let Some(question) = self.question else { return self.screen_view(focus) };
         let screen = self.screen_view(&Focus::inert());
         let (prompt, yes) = question.words();
         crate::screen::widgets::question(focus, screen, prompt, yes, Message::Answer)
     }
 
-    fn screen_view(&self, focus: &Focus) -> Element<'_, Message> {
+    fn screen_view(&self, focus: &Focus<Message>) -> Element<'_, Message> {
         match (self.screen, &self.play) {
             (Screen::Play, Some(play)) => play::view(focus, play, &self.settings, self.now, self.online.as_ref()),
             (Screen::Online | Screen::Play, _) => {

@@ -11,19 +11,18 @@ use std::cell::RefCell;
 use iced::widget::{Button, Id, TextInput, container};
 use iced::{Background, Border, Color, Element, Task, Theme};
 
-use crate::app::Message;
 use crate::theme::focus_colour;
 
 /// What a focused control does with the keys.
 #[derive(Clone, Debug)]
-pub enum Action {
+pub enum Action<M> {
     /// A button: Enter and Space press it.
-    Press(Message),
+    Press(M),
     /// One option among several: the arrows pick the previous or next option, Enter and Space the next one
     /// (round to the first).
     Choose {
         /// The message that picks each option, in order.
-        options: Vec<Message>,
+        options: Vec<M>,
         /// The option picked now, if it is one of them.
         selected: Option<usize>,
     },
@@ -35,18 +34,34 @@ pub enum Action {
 
 /// A control in the ring.
 #[derive(Clone, Debug)]
-pub struct Stop {
+pub struct Stop<M> {
     /// What the control is called, unique on its screen; it keeps the focus on the control when others appear
     /// or vanish around it.
     pub name: String,
     /// What the keys do to it.
-    pub action: Action,
+    pub action: Action<M>,
 }
 
-impl Action {
+impl<M> Stop<M> {
+    /// The same control, sending `wrap` of its messages: a screen's stops as the app's.
+    #[must_use]
+    pub fn map<N>(self, wrap: &impl Fn(M) -> N) -> Stop<N> {
+        let action = match self.action {
+            Action::Press(m) => Action::Press(wrap(m)),
+            Action::Choose { options, selected } => {
+                Action::Choose { options: options.into_iter().map(wrap).collect(), selected }
+            }
+            Action::Type(id) => Action::Type(id),
+            Action::Board => Action::Board,
+        };
+        Stop { name: self.name, action }
+    }
+}
+
+impl<M: Clone> Action<M> {
     /// The message a key sends to this control: `step` is +1 or -1 for the arrows, 0 for Enter and Space.
     #[must_use]
-    pub fn message(&self, step: i32) -> Option<Message> {
+    pub fn message(&self, step: i32) -> Option<M> {
         match self {
             Action::Press(message) if step == 0 => Some(message.clone()),
             Action::Choose { options, selected } => {
@@ -67,33 +82,50 @@ impl Action {
 
 /// The builder the screens make their focusable controls with, for one frame.
 #[derive(Debug)]
-pub struct Focus {
+pub struct Focus<M> {
     at: Option<usize>,
     live: bool,
-    stops: RefCell<Vec<Stop>>,
+    stops: RefCell<Vec<Stop<M>>>,
 }
 
-impl Focus {
+impl<M: Clone> Focus<M> {
     /// A builder that draws the ring around the `at`-th control it builds.
     #[must_use]
-    pub fn new(at: Option<usize>) -> Focus {
+    pub fn new(at: Option<usize>) -> Focus<M> {
         Focus { at, live: true, stops: RefCell::new(Vec::new()) }
     }
 
     /// A builder whose controls are out of the ring: the screen under an open dialog.
     #[must_use]
-    pub fn inert() -> Focus {
+    pub fn inert() -> Focus<M> {
         Focus { live: false, ..Focus::new(None) }
     }
 
     /// The controls built, in ring order.
     #[must_use]
-    pub fn into_stops(self) -> Vec<Stop> {
+    pub fn into_stops(self) -> Vec<Stop<M>> {
         self.stops.into_inner()
     }
 
+    /// The part of the view that `build` makes with its own message type `C`, shown here with `wrap` of its
+    /// messages: a screen inside the app. Its controls join this ring in the order they are built.
+    pub fn nest<'a, C: Clone + 'a>(
+        &self,
+        wrap: impl Fn(C) -> M + Clone + 'a,
+        build: impl FnOnce(&Focus<C>) -> Element<'a, C>,
+    ) -> Element<'a, M>
+    where
+        M: 'a,
+    {
+        let before = self.stops.borrow().len();
+        let inner = Focus { at: self.at.and_then(|at| at.checked_sub(before)), live: self.live, ..Focus::new(None) };
+        let element = build(&inner);
+        self.stops.borrow_mut().extend(inner.into_stops().into_iter().map(|stop| stop.map(&wrap)));
+        element.map(wrap)
+    }
+
     /// Adds a control to the ring and tells whether it is the focused one.
-    fn add(&self, name: &str, action: Action) -> bool {
+    fn add(&self, name: &str, action: Action<M>) -> bool {
         if !self.live {
             return false;
         }
@@ -104,12 +136,10 @@ impl Focus {
 
     /// `button` sending `message` when clicked or pressed with the keys; disabled and out of the ring without
     /// one.
-    pub fn button<'a>(
-        &self,
-        name: &str,
-        button: Button<'a, Message>,
-        message: Option<Message>,
-    ) -> Element<'a, Message> {
+    pub fn button<'a>(&self, name: &str, button: Button<'a, M>, message: Option<M>) -> Element<'a, M>
+    where
+        M: 'a,
+    {
         let focused = message.clone().is_some_and(|m| self.add(name, Action::Press(m)));
         ring(button.on_press_maybe(message).into(), focused)
     }
@@ -121,9 +151,12 @@ impl Focus {
         name: &str,
         options: &[T],
         selected: Option<&T>,
-        on_select: impl Fn(T) -> Message,
-        control: impl Into<Element<'a, Message>>,
-    ) -> Element<'a, Message> {
+        on_select: impl Fn(T) -> M,
+        control: impl Into<Element<'a, M>>,
+    ) -> Element<'a, M>
+    where
+        M: 'a,
+    {
         let action = Action::Choose {
             options: options.iter().cloned().map(on_select).collect(),
             selected: selected.and_then(|s| options.iter().position(|o| o == s)),
@@ -132,20 +165,26 @@ impl Focus {
     }
 
     /// `input` under the widget id `id`, which the ring focuses when it reaches it.
-    pub fn text_field<'a>(&self, name: &str, id: &'static str, input: TextInput<'a, Message>) -> Element<'a, Message> {
+    pub fn text_field<'a>(&self, name: &str, id: &'static str, input: TextInput<'a, M>) -> Element<'a, M>
+    where
+        M: 'a,
+    {
         let focused = self.add(name, Action::Type(Id::new(id)));
         ring(input.id(id).into(), focused)
     }
 
     /// The board as one stop of the ring.
-    pub fn board<'a>(&self, board: Element<'a, Message>) -> Element<'a, Message> {
+    pub fn board<'a>(&self, board: Element<'a, M>) -> Element<'a, M>
+    where
+        M: 'a,
+    {
         ring(board, self.add("board", Action::Board))
     }
 }
 
 /// `content` with room for the focus ring around it, drawn when `focused`; the focused ring has the id
 /// [`scroll::FOCUSED`].
-fn ring(content: Element<'_, Message>, focused: bool) -> Element<'_, Message> {
+fn ring<'a, M: 'a>(content: Element<'a, M>, focused: bool) -> Element<'a, M> {
     let ring = container(content);
     let ring = if focused { ring.id(scroll::FOCUSED) } else { ring };
     ring.padding(4)
@@ -190,7 +229,7 @@ impl Ring {
 
     /// Moves the focus to the next control (`forward`) or the previous one, round the ring; the first or last
     /// when none had it. The task hands iced's focus to the text field reached, or away from any text field.
-    pub fn step(&mut self, stops: &[Stop], forward: bool) -> Task<Message> {
+    pub fn step<M, T>(&mut self, stops: &[Stop<M>], forward: bool) -> Task<T> {
         let n = stops.len();
         if n == 0 {
             self.clear();
@@ -212,7 +251,7 @@ impl Ring {
 
     /// Keeps the focus on its control after the controls changed: the one with the same name, or the one now
     /// in its place when it has gone.
-    pub fn settle(&mut self, stops: &[Stop]) {
+    pub fn settle<M>(&mut self, stops: &[Stop<M>]) {
         let Some((i, name)) = &self.at else { return };
         self.at = match stops.iter().position(|s| &s.name == name) {
             Some(found) => Some((found, name.clone())),
@@ -226,7 +265,7 @@ impl Ring {
 
     /// The focused control among `stops`.
     #[must_use]
-    pub fn current<'s>(&self, stops: &'s [Stop]) -> Option<&'s Stop> {
+    pub fn current<'s, M>(&self, stops: &'s [Stop<M>]) -> Option<&'s Stop<M>> {
         stops.get(self.index()?)
     }
 }
@@ -234,9 +273,8 @@ impl Ring {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::Route;
 
-    fn stops(names: &[&str]) -> Vec<Stop> {
+    fn stops(names: &[&str]) -> Vec<Stop<()>> {
         names.iter().map(|n| Stop { name: (*n).to_string(), action: Action::Board }).collect()
     }
 
@@ -244,42 +282,58 @@ mod tests {
     fn the_ring_starts_at_either_end_and_wraps() {
         let all = stops(&["a", "b", "c"]);
         let mut ring = Ring::default();
-        let _ = ring.step(&all, false);
+        let _: Task<()> = ring.step(&all, false);
         assert_eq!(ring.name(), Some("c"), "Shift+Tab from nothing goes to the last");
-        let _ = ring.step(&all, true);
+        let _: Task<()> = ring.step(&all, true);
         assert_eq!(ring.name(), Some("a"), "round to the first");
-        let _ = ring.step(&all, false);
+        let _: Task<()> = ring.step(&all, false);
         assert_eq!(ring.name(), Some("c"), "and back");
     }
 
     #[test]
     fn the_focus_follows_its_control_by_name_or_keeps_its_place() {
         let mut ring = Ring::default();
-        let _ = ring.step(&stops(&["a", "b", "c"]), true);
-        let _ = ring.step(&stops(&["a", "b", "c"]), true);
+        let _: Task<()> = ring.step(&stops(&["a", "b", "c"]), true);
+        let _: Task<()> = ring.step(&stops(&["a", "b", "c"]), true);
         ring.settle(&stops(&["new", "a", "b", "c"]));
         assert_eq!((ring.index(), ring.name()), (Some(2), Some("b")), "b moved one down");
         ring.settle(&stops(&["new", "a", "c"]));
         assert_eq!((ring.index(), ring.name()), (Some(2), Some("c")), "b went; c took its place");
-        ring.settle(&[]);
+        ring.settle::<()>(&[]);
         assert_eq!(ring.index(), None);
     }
 
     #[test]
     fn a_choice_steps_and_stops_at_the_ends_and_enter_goes_round() {
-        let go = |i: usize| Message::Go([Route::Home, Route::Rules, Route::Settings][i].clone());
-        let choice = |selected| Action::Choose { options: (0..3).map(go).collect(), selected };
-        let route = |m: Option<Message>| match m {
-            Some(Message::Go(route)) => Some(route),
-            _ => None,
-        };
-        assert_eq!(route(choice(Some(1)).message(1)), Some(Route::Settings));
-        assert_eq!(route(choice(Some(1)).message(-1)), Some(Route::Home));
-        assert_eq!(route(choice(Some(2)).message(1)), None, "the last stays the last");
-        assert_eq!(route(choice(Some(0)).message(-1)), None);
-        assert_eq!(route(choice(Some(2)).message(0)), Some(Route::Home), "Enter goes round");
-        assert_eq!(route(choice(None).message(1)), Some(Route::Home));
-        assert_eq!(route(Action::Press(go(1)).message(0)), Some(Route::Rules));
-        assert_eq!(route(Action::Press(go(1)).message(1)), None, "the arrows do not press a button");
+        let choice = |selected| Action::Choose { options: vec!["home", "rules", "settings"], selected };
+        assert_eq!(choice(Some(1)).message(1), Some("settings"));
+        assert_eq!(choice(Some(1)).message(-1), Some("home"));
+        assert_eq!(choice(Some(2)).message(1), None, "the last stays the last");
+        assert_eq!(choice(Some(0)).message(-1), None);
+        assert_eq!(choice(Some(2)).message(0), Some("home"), "Enter goes round");
+        assert_eq!(choice(None).message(1), Some("home"));
+        assert_eq!(Action::Press("rules").message(0), Some("rules"));
+        assert_eq!(Action::Press("rules").message(1), None, "the arrows do not press a button");
+    }
+
+    #[test]
+    fn a_nested_part_joins_the_ring_in_order_with_its_messages_wrapped() {
+        let outer: Focus<(u8, &str)> = Focus::new(Some(2));
+        let _: Element<'_, (u8, &str)> = outer.button("first", iced::widget::button("1"), Some((0, "first")));
+        let mut focused_inside = Vec::new();
+        let _ = outer.nest(
+            |m: &str| (1, m),
+            |inner| {
+                for name in ["a", "b"] {
+                    focused_inside.push(inner.add(name, Action::Press(name)));
+                }
+                iced::widget::text("inner").into()
+            },
+        );
+        assert_eq!(focused_inside, [false, true], "the outer ring's third stop is the inner part's second");
+        let stops = outer.into_stops();
+        let names: Vec<&str> = stops.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["first", "a", "b"]);
+        assert_eq!(stops[2].action.message(0), Some((1, "b")));
     }
 }

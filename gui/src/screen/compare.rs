@@ -141,7 +141,7 @@ pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFact
 /// The compare screen; `can_replay` says whether there is a game of this kind to replay, `level_name` is the
 /// series' level and `level_names` the levels to pick from.
 pub fn view<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     compare: &'a Compare,
     can_replay: bool,
     level_name: String,
@@ -227,7 +227,7 @@ pub fn view<'a>(
 }
 
 fn series_view<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     compare: &'a Compare,
     chosen: usize,
     level_name: String,

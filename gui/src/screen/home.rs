@@ -44,7 +44,7 @@ pub fn sample_position(game: GameKind) -> Snapshot {
 
 /// The home screen. `pictures` are the board pictures of the cards; `can_continue` enables Continue.
 pub fn view<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     pictures: &'a [(Snapshot, Cache)],
     settings: &'a Settings,
     can_continue: bool,

@@ -15,7 +15,7 @@ pub fn rows() -> Vec<(String, &'static str)> {
 }
 
 /// The keyboard help; `back` leaves it.
-pub fn view<'a>(focus: &Focus, back: Message) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus<Message>, back: Message) -> Element<'a, Message> {
     let list = column(rows().into_iter().map(|(keys, action)| {
         row![text(keys).size(15).width(Length::Fixed(260.0)), text(action).size(15)].spacing(12).into()
     }))

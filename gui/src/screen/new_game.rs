@@ -150,7 +150,7 @@ impl Form {
 /// The menu of `form`'s rule sets (a menu rather than a row of buttons, which would not fit a narrow window
 /// for games with many rule sets); `on_pick` hears the chosen rule set's id.
 pub fn rule_set_pick<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     form: &Form,
     on_pick: impl Fn(String) -> Message + Copy + 'a,
 ) -> Element<'a, Message> {
@@ -161,7 +161,12 @@ pub fn rule_set_pick<'a>(
 }
 
 /// The form.
-pub fn view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, error: Option<&'a str>) -> Element<'a, Message> {
+pub fn view<'a>(
+    focus: &Focus<Message>,
+    form: &'a Form,
+    levels: &'a Levels,
+    error: Option<&'a str>,
+) -> Element<'a, Message> {
     let msg = |m: Msg| Message::NewGame(m);
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game_row = segmented(focus, "Game", &games, &form.game, move |g| msg(Msg::Game(g)));
@@ -199,7 +204,7 @@ pub fn view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, error: Option
     page(focus, "New game", Message::Go(Route::Back), content)
 }
 
-fn seat_view<'a>(focus: &Focus, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
+fn seat_view<'a>(focus: &Focus<Message>, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
     let i = player.index();
     let colour = colour_name(player);
     let kinds = [(false, "Human".to_string()), (true, "Computer".to_string())];

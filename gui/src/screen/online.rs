@@ -82,7 +82,7 @@ impl Default for Forms {
 }
 
 /// The online screen: host a game or join one. `status` describes a connection being made.
-pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus<Message>, forms: &'a Forms, status: Option<String>) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Online(m);
     let form = &forms.game;
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
@@ -152,7 +152,7 @@ pub fn view<'a>(focus: &Focus, forms: &'a Forms, status: Option<String>) -> Elem
 }
 
 /// The chat panel and the state of the connection, in place of the computer's analysis.
-pub fn panel<'a>(focus: &Focus, online: &'a Online) -> Element<'a, Message> {
+pub fn panel<'a>(focus: &Focus<Message>, online: &'a Online) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Online(m);
     let lines = column(online.chat.iter().map(|line| {
         let (who, words, style): (&str, &str, fn(&iced::Theme) -> text::Style) = match line {
@@ -201,7 +201,7 @@ pub fn panel<'a>(focus: &Focus, online: &'a Online) -> Element<'a, Message> {
 }
 
 /// The controls of an online game.
-pub fn controls<'a>(focus: &Focus, play: &'a Play, online: &'a Online) -> Element<'a, Message> {
+pub fn controls<'a>(focus: &Focus<Message>, play: &'a Play, online: &'a Online) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Online(m);
     let live = online.ready() && !play.is_over();
     let first = row![

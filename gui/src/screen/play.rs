@@ -387,7 +387,7 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
 /// The play screen; `online` is the network game this one mirrors, if any. The focus ring runs from the board
 /// through the side panel; an open save or load panel has it to itself.
 pub fn view<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     play: &'a Play,
     settings: &'a Settings,
     now: Instant,
@@ -442,7 +442,7 @@ fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
 }
 
 fn side_panel<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     play: &'a Play,
     settings: &'a Settings,
     snapshot: &Snapshot,
@@ -581,7 +581,7 @@ fn analysis_view(play: &Play) -> Element<'_, Message> {
 }
 
 /// The moves, one stop of the focus ring: the arrows step through the positions.
-fn move_list<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
+fn move_list<'a>(focus: &Focus<Message>, play: &'a Play) -> Element<'a, Message> {
     let moves = play.game.move_list();
     let current = play.viewing.unwrap_or(moves.len());
     let entry = |i: usize, mv: &str| {
@@ -615,7 +615,7 @@ fn move_list<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
     column![text("Moves").size(14), list].spacing(4).height(Fill).into()
 }
 
-fn controls<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
+fn controls<'a>(focus: &Focus<Message>, play: &'a Play) -> Element<'a, Message> {
     let msg = |m: Msg| Message::Play(m);
     let can_undo = play.game.ply() > 0 || play.resigned.is_some();
     let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
@@ -653,11 +653,16 @@ fn controls<'a>(focus: &Focus, play: &'a Play) -> Element<'a, Message> {
 }
 
 /// An action button whose tooltip names its keys.
-pub fn keyed<'a>(focus: &Focus, label: &'a str, shortcut: Shortcut, message: Option<Message>) -> Element<'a, Message> {
+pub fn keyed<'a>(
+    focus: &Focus<Message>,
+    label: &'a str,
+    shortcut: Shortcut,
+    message: Option<Message>,
+) -> Element<'a, Message> {
     tipped(action(focus, label, message), keys::keys_of(shortcut))
 }
 
-fn file_panel<'a>(focus: &Focus, panel: &'a FilePanel) -> Element<'a, Message> {
+fn file_panel<'a>(focus: &Focus<Message>, panel: &'a FilePanel) -> Element<'a, Message> {
     let verb = if panel.saving { "Save" } else { "Load" };
     let mut content = column![
         text(if panel.saving { "Save the game to" } else { "Load a game from" }).size(14),

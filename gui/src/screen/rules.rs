@@ -49,7 +49,7 @@ pub fn choices_of(game: GameKind, rule_set: &tabula_games::RuleSet) -> Vec<(Stri
 }
 
 /// The rules screen.
-pub fn view<'a>(focus: &Focus, rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus<Message>, rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message> {
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game = rules.game;
     let mut sets = column![heading("Rule sets")].spacing(12);

@@ -82,7 +82,7 @@ fn labelled<'a>(label: &'a str, control: impl Into<Element<'a, Message>>) -> Ele
 
 /// A labelled drop-down list; one stop of the focus ring, called by its label.
 fn list<'a, T: ToString + PartialEq + Clone + 'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     label: &'a str,
     options: Vec<T>,
     selected: T,
@@ -93,7 +93,7 @@ fn list<'a, T: ToString + PartialEq + Clone + 'a>(
 
 /// A labelled on/off switch; one stop of the focus ring, called by its label.
 fn switch<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     label: &'a str,
     switch: Toggler<'a, Message>,
     on: bool,
@@ -104,7 +104,7 @@ fn switch<'a>(
 
 /// The settings screen; `problem` reports a file that could not be read or written.
 pub fn view<'a>(
-    focus: &Focus,
+    focus: &Focus<Message>,
     settings: &'a Settings,
     levels: &'a Levels,
     problem: Option<&'a str>,

@@ -19,7 +19,7 @@ fn table_row<'a>(values: [String; 7]) -> Element<'a, Message> {
 }
 
 /// The statistics screen; `confirming` asks before Reset.
-pub fn view<'a>(focus: &Focus, stats: &'a Statistics, confirming: bool) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus<Message>, stats: &'a Statistics, confirming: bool) -> Element<'a, Message> {
     let mut content = column![].spacing(16);
     for &game in GameKind::ALL {
         let rule_sets = game.rule_sets();

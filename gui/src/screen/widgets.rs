@@ -6,17 +6,16 @@ use std::ops::RangeInclusive;
 use iced::widget::{button, column, container, pick_list, row, slider, text, tooltip};
 use iced::{Background, Border, Element, Fill, Length, Theme};
 
-use crate::app::Message;
 use crate::focus::Focus;
 
 /// A screen with a title bar (title and a Back button) over its content. `content` is built first, so Back is
 /// the last stop of every page's focus ring.
-pub fn page<'a>(
-    focus: &Focus,
+pub fn page<'a, M: Clone + 'a>(
+    focus: &Focus<M>,
     title: &'a str,
-    back: Message,
-    content: impl Into<Element<'a, Message>>,
-) -> Element<'a, Message> {
+    back: M,
+    content: impl Into<Element<'a, M>>,
+) -> Element<'a, M> {
     let content = content.into();
     let bar = row![
         focus.button("Back", button(text("← Back").size(16)).style(button::secondary).padding([6, 14]), Some(back)),
@@ -32,12 +31,12 @@ pub fn page<'a>(
 }
 
 /// A section heading.
-pub fn heading<'a>(label: impl text::IntoFragment<'a>) -> Element<'a, Message> {
+pub fn heading<'a, M: 'a>(label: impl text::IntoFragment<'a>) -> Element<'a, M> {
     text(label).size(20).into()
 }
 
 /// A raised panel.
-pub fn card<'a>(content: impl Into<Element<'a, Message>>) -> container::Container<'a, Message> {
+pub fn card<'a, M: 'a>(content: impl Into<Element<'a, M>>) -> container::Container<'a, M> {
     container(content).padding(16).style(card_style)
 }
 
@@ -52,25 +51,25 @@ pub fn card_style(theme: &Theme) -> container::Style {
 }
 
 /// A wide menu button; disabled when `message` is `None`.
-pub fn menu_button<'a>(focus: &Focus, label: &'a str, message: Option<Message>) -> Element<'a, Message> {
+pub fn menu_button<'a, M: Clone + 'a>(focus: &Focus<M>, label: &'a str, message: Option<M>) -> Element<'a, M> {
     let body = button(text(label).size(17).center().width(Fill)).padding([8, 12]).width(Length::Fixed(220.0));
     focus.button(label, body, message)
 }
 
 /// A compact action button; disabled when `message` is `None`.
-pub fn action<'a>(focus: &Focus, label: &'a str, message: Option<Message>) -> Element<'a, Message> {
+pub fn action<'a, M: Clone + 'a>(focus: &Focus<M>, label: &'a str, message: Option<M>) -> Element<'a, M> {
     focus.button(label, button(text(label).size(15).center().width(Fill)).padding([6, 8]).width(Fill), message)
 }
 
 /// A choice among several, shown as a row of buttons with the selected one highlighted; one stop of the focus
 /// ring, called `name`.
-pub fn segmented<'a, T: Clone + PartialEq + 'a>(
-    focus: &Focus,
+pub fn segmented<'a, T: Clone + PartialEq + 'a, M: Clone + 'a>(
+    focus: &Focus<M>,
     name: &str,
     options: &[(T, String)],
     selected: &T,
-    on_select: impl Fn(T) -> Message + Copy + 'a,
-) -> Element<'a, Message> {
+    on_select: impl Fn(T) -> M + Copy + 'a,
+) -> Element<'a, M> {
     let buttons = options.iter().map(|(value, label)| {
         let style = if value == selected { button::primary } else { button::secondary };
         button(text(label.clone()).size(15)).style(style).padding([6, 14]).on_press(on_select(value.clone())).into()
@@ -80,36 +79,36 @@ pub fn segmented<'a, T: Clone + PartialEq + 'a>(
 }
 
 /// A drop-down list of `options`; one stop of the focus ring, called `name`.
-pub fn pick<'a, T: ToString + PartialEq + Clone + 'a>(
-    focus: &Focus,
+pub fn pick<'a, T: ToString + PartialEq + Clone + 'a, M: Clone + 'a>(
+    focus: &Focus<M>,
     name: &str,
     options: Vec<T>,
     selected: Option<T>,
-    on_select: impl Fn(T) -> Message + Copy + 'a,
+    on_select: impl Fn(T) -> M + Copy + 'a,
     width: Length,
-) -> Element<'a, Message> {
+) -> Element<'a, M> {
     let list = pick_list(options.clone(), selected.clone(), on_select).width(width);
     focus.choice(name, &options, selected.as_ref(), on_select, list)
 }
 
 /// A slider over `range` in steps of `step`; one stop of the focus ring, called `name`, whose options are the
 /// steps.
-pub fn stepped_slider<'a>(
-    focus: &Focus,
+pub fn stepped_slider<'a, M: Clone + 'a>(
+    focus: &Focus<M>,
     name: &str,
     range: RangeInclusive<u32>,
     step: u32,
     value: u32,
-    on_change: impl Fn(u32) -> Message + Copy + 'a,
+    on_change: impl Fn(u32) -> M + Copy + 'a,
     width: Length,
-) -> Element<'a, Message> {
+) -> Element<'a, M> {
     let steps: Vec<u32> = range.clone().step_by(step as usize).collect();
     let control = slider(range, value, on_change).step(step).width(width);
     focus.choice(name, &steps, Some(&value), on_change, control)
 }
 
 /// `content` with a tooltip above it; plain `content` when the tip is empty.
-pub fn tipped<'a>(content: Element<'a, Message>, tip: String) -> Element<'a, Message> {
+pub fn tipped<'a, M: 'a>(content: Element<'a, M>, tip: String) -> Element<'a, M> {
     if tip.is_empty() {
         return content;
     }
@@ -124,13 +123,13 @@ pub fn tipped<'a>(content: Element<'a, Message>, tip: String) -> Element<'a, Mes
 
 /// A question over the screen with Yes and No buttons (Enter and Esc answer it too); its buttons are the whole
 /// focus ring while it is open.
-pub fn question<'a>(
-    focus: &Focus,
-    screen: Element<'a, Message>,
+pub fn question<'a, M: Clone + 'a>(
+    focus: &Focus<M>,
+    screen: Element<'a, M>,
     prompt: &'a str,
     yes: &'a str,
-    answer: fn(bool) -> Message,
-) -> Element<'a, Message> {
+    answer: fn(bool) -> M,
+) -> Element<'a, M> {
     let dialog = card(
         column![
             text(prompt).size(18),
