@@ -12,6 +12,7 @@ use crate::ai_task::{self, Finished, Purpose, Request};
 use crate::focus::{Focus, Ring, Stop};
 use crate::keys::{self, Shortcut};
 use crate::online::Online;
+pub use crate::screen::Route;
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
 use crate::screen::online::{self as online_screen, Forms};
@@ -27,32 +28,6 @@ use tabula_games::exchange;
 use tabula_games::registry::{self, GameKind};
 use tabula_games::save_file::{MatchFactory, SavedGame};
 use tabula_games::setup::{GameSetup, LevelChoice, Seat};
-
-/// Where a navigation goes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Route {
-    /// The home screen.
-    Home,
-    /// The new-game form for a game.
-    NewGame(GameKind),
-    /// Back to the unfinished game.
-    Continue,
-    /// Statistics.
-    Statistics,
-    /// Rules.
-    Rules,
-    /// Settings.
-    Settings,
-    /// Compare rule sets.
-    Compare,
-    /// The keyboard help.
-    Keyboard,
-    /// Host or join a network game.
-    Online,
-    /// Back to the screen the new-game form or the keyboard help was opened from: the game when it was the play
-    /// screen, else the home screen.
-    Back,
-}
 
 /// A question asked before something that cannot be taken back lightly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,46 +52,36 @@ impl Question {
     }
 }
 
-/// Everything that can happen to the app.
+/// Everything that can happen to the app: a screen's own message, handed down to it, or an app-wide event.
 #[derive(Clone, Debug)]
 pub enum Message {
     /// Go to a screen.
     Go(Route),
-    /// Leave the app.
-    Quit,
-    /// Back to the menu from the play screen, asking first when a game is in progress.
-    Leave,
     /// Close the keyboard help, back to where it was opened.
     CloseHelp,
-    /// Ask a question before acting.
-    Ask(Question),
     /// The answer to the open question.
     Answer(bool),
     /// Time passes (while something moves).
     Tick(Instant),
-    /// A change on the new-game form.
+    /// Something on the home screen.
+    Home(home::Msg),
+    /// Something on the new-game form.
     NewGame(new_game::Msg),
-    /// Start the game the form describes.
-    StartGame,
-    /// Open the new-game form filled in from the current game.
-    NewGameFrom,
     /// Something on the play screen.
     Play(play::Msg),
     /// The computer finished a search.
     AiFinished(Finished),
-    /// A settings change.
+    /// Something on the settings screen.
     Settings(settings_screen::Msg),
-    /// Ask before resetting the statistics.
-    AskResetStatistics,
-    /// Reset the statistics (true) or keep them.
-    ResetStatistics(bool),
-    /// Show another game's rules.
-    RulesGame(GameKind),
+    /// Something on the statistics screen.
+    Statistics(statistics::Msg),
+    /// Something on the rules screen.
+    Rules(rules::Msg),
     /// Something on the compare screen.
     Compare(compare::Msg),
     /// A key with a meaning on the play screen.
     Key(keys::Shortcut),
-    /// Something about a network game.
+    /// Something on the online screen or in a network game.
     Online(online_screen::Msg),
     /// A computer-vs-computer series finished (its generation and tallies).
     SeriesFinished(u64, series::Progress),
@@ -360,73 +325,29 @@ impl App {
     fn handle(&mut self, message: Message) -> Task<Message> {
         match message {
             Message::Go(route) => self.go(route),
-            Message::Quit => iced::exit(),
-            Message::Leave => {
-                let in_progress =
-                    self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
-                if in_progress && self.screen == Screen::Play {
-                    self.question = Some(if self.online.is_some() { Question::LeaveOnline } else { Question::Leave });
-                    return Task::none();
-                }
-                self.go(Route::Home)
-            }
             Message::CloseHelp => self.back(),
-            Message::Ask(question) => {
-                self.question = Some(question);
-                Task::none()
-            }
-            Message::Answer(yes) => match self.question.take() {
-                Some(Question::Leave | Question::LeaveOnline) if yes => {
-                    if let Some(mut online) = self.online.take() {
-                        online.leave();
-                        self.play = None;
-                    }
-                    self.go(Route::Home)
-                }
-                Some(Question::Resign) if yes && self.online.is_some() => {
-                    if let Some(online) = &mut self.online {
-                        online.resign();
-                    }
-                    self.mirror_online()
-                }
-                Some(Question::Resign) if yes => self.update_play(play::Msg::Resign),
-                _ => Task::none(),
-            },
+            Message::Answer(yes) => self.answer(yes),
             Message::Tick(now) => {
                 self.now = now;
                 if let Some(play) = &mut self.play {
-                    if play.animation.as_ref().is_some_and(|a| a.is_done(now)) {
-                        play.animation = None;
-                    }
-                    if play.flash.is_some_and(|f| f.is_done(now)) {
-                        play.flash = None;
-                    }
+                    play.tick(now);
                 }
                 Task::none()
             }
+            Message::Home(home::Msg::Go(route)) => self.go(route),
+            Message::Home(home::Msg::Quit) => iced::exit(),
             Message::NewGame(msg) => {
-                self.form.update(msg);
                 self.form_error = None;
-                Task::none()
-            }
-            Message::StartGame => self.start_game(),
-            Message::NewGameFrom if self.online.is_some() => {
-                self.update(Message::Online(online_screen::Msg::OfferNewGame))
-            }
-            Message::NewGameFrom => {
-                let default_level = self.default_level();
-                if let Some(play) = &mut self.play {
-                    play.cancel_thinking();
-                    self.form = Form::from_setup(&play.setup, default_level);
+                match self.form.update(msg) {
+                    Some(new_game::Action::Start) => self.start_game(),
+                    Some(new_game::Action::Back) => self.back(),
+                    None => Task::none(),
                 }
-                self.came_from = self.screen;
-                self.screen = Screen::NewGame;
-                Task::none()
             }
-            Message::Play(msg) if self.online.is_some() => self.online_play(msg),
-            Message::Play(msg) => self.update_play(msg),
+            Message::Play(msg) => self.play_message(msg),
             Message::Online(msg) => self.update_online(msg),
             Message::AiFinished(finished) => self.ai_finished(finished),
+            Message::Settings(settings_screen::Msg::Back) => self.go(Route::Home),
             Message::Settings(msg) => {
                 if let settings_screen::Msg::DefaultLevel(name) = &msg {
                     self.form.levels = [0, 1].map(|_| LevelChoice::Named(name.clone()));
@@ -444,11 +365,11 @@ impl App {
                 }
                 self.sync_play()
             }
-            Message::AskResetStatistics => {
+            Message::Statistics(statistics::Msg::AskReset) => {
                 self.confirm_reset = true;
                 Task::none()
             }
-            Message::ResetStatistics(reset) => {
+            Message::Statistics(statistics::Msg::Reset(reset)) => {
                 self.confirm_reset = false;
                 if reset {
                     self.stats = Statistics::default();
@@ -456,21 +377,20 @@ impl App {
                 }
                 Task::none()
             }
-            Message::RulesGame(game) => {
+            Message::Statistics(statistics::Msg::Back) | Message::Rules(rules::Msg::Back) => self.go(Route::Home),
+            Message::Rules(rules::Msg::Game(game)) => {
                 self.rules = Rules::new(game, self.start_position(game));
                 Task::none()
             }
-            Message::Compare(msg) => {
-                self.compare.update(&msg);
-                match msg {
-                    compare::Msg::Replay => {
-                        self.replay_for_comparison();
-                        Task::none()
-                    }
-                    compare::Msg::RunSeries => self.start_series(),
-                    _ => Task::none(),
+            Message::Compare(msg) => match self.compare.update(msg) {
+                Some(compare::Action::Replay) => {
+                    self.replay_for_comparison();
+                    Task::none()
                 }
-            }
+                Some(compare::Action::RunSeries) => self.start_series(),
+                Some(compare::Action::Back) => self.go(Route::Home),
+                None => Task::none(),
+            },
             Message::Key(shortcut) => self.key(shortcut),
             Message::MousePressed => {
                 self.ring.clear();
@@ -486,6 +406,61 @@ impl App {
         }
     }
 
+    /// The answer to the open question.
+    fn answer(&mut self, yes: bool) -> Task<Message> {
+        match self.question.take() {
+            Some(Question::Leave | Question::LeaveOnline) if yes => {
+                if let Some(mut online) = self.online.take() {
+                    online.leave();
+                    self.play = None;
+                }
+                self.go(Route::Home)
+            }
+            Some(Question::Resign) if yes && self.online.is_some() => {
+                if let Some(online) = &mut self.online {
+                    online.resign();
+                }
+                self.mirror_online()
+            }
+            Some(Question::Resign) if yes => self.update_play(play::Msg::Resign),
+            _ => Task::none(),
+        }
+    }
+
+    /// A play-screen message: the ways out of the screen and the questions first, then the game's own.
+    fn play_message(&mut self, msg: play::Msg) -> Task<Message> {
+        match msg {
+            play::Msg::Leave => {
+                let in_progress =
+                    self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
+                if in_progress && self.screen == Screen::Play {
+                    self.question = Some(if self.online.is_some() { Question::LeaveOnline } else { Question::Leave });
+                    return Task::none();
+                }
+                self.go(Route::Home)
+            }
+            play::Msg::AskResign => {
+                self.question = Some(Question::Resign);
+                Task::none()
+            }
+            play::Msg::Keyboard => self.go(Route::Keyboard),
+            play::Msg::NewGame if self.online.is_some() => self.update_online(online_screen::Msg::OfferNewGame),
+            play::Msg::NewGame => {
+                let default_level = self.default_level();
+                if let Some(play) = &mut self.play {
+                    play.cancel_thinking();
+                    self.form = Form::from_setup(&play.setup, default_level);
+                }
+                self.came_from = self.screen;
+                self.screen = Screen::NewGame;
+                Task::none()
+            }
+            play::Msg::Online(msg) => self.update_online(msg),
+            msg if self.online.is_some() => self.online_play(msg),
+            msg => self.update_play(msg),
+        }
+    }
+
     fn go(&mut self, route: Route) -> Task<Message> {
         if let Some(play) = &mut self.play {
             play.cancel_thinking();
@@ -496,7 +471,7 @@ impl App {
             Route::Home => Screen::Home,
             Route::NewGame(game) => {
                 if self.form.game != game {
-                    self.form.update(new_game::Msg::Game(game));
+                    let _ = self.form.update(new_game::Msg::Game(game));
                 }
                 self.form_error = None;
                 if !matches!(self.screen, Screen::NewGame | Screen::Keyboard) {
@@ -524,7 +499,7 @@ impl App {
                 if let Some(play) = &self.play
                     && play.kind() != self.compare.game
                 {
-                    self.compare.update(&compare::Msg::Game(play.kind()));
+                    let _ = self.compare.update(compare::Msg::Game(play.kind()));
                 }
                 Screen::Compare
             }
@@ -547,8 +522,8 @@ impl App {
         }
         if self.question.is_some() {
             return match shortcut {
-                Shortcut::Place => self.update(Message::Answer(true)),
-                Shortcut::Menu => self.update(Message::Answer(false)),
+                Shortcut::Place => self.answer(true),
+                Shortcut::Menu => self.answer(false),
                 _ => Task::none(),
             };
         }
@@ -580,10 +555,10 @@ impl App {
             Shortcut::Redo => Message::Play(play::Msg::Redo),
             Shortcut::Hint if play.move_search().is_some() => Message::Play(play::Msg::MoveNow),
             Shortcut::Hint => Message::Play(play::Msg::Hint),
-            Shortcut::NewGame => Message::NewGameFrom,
+            Shortcut::NewGame => Message::Play(play::Msg::NewGame),
             Shortcut::Save => Message::Play(play::Msg::OpenSave),
             Shortcut::Load => Message::Play(play::Msg::OpenLoad),
-            Shortcut::Menu => Message::Leave,
+            Shortcut::Menu => Message::Play(play::Msg::Leave),
             Shortcut::First => Message::Play(play::Msg::View(0)),
             Shortcut::Last => Message::Play(play::Msg::ViewLive),
             Shortcut::Back => Message::Play(play::Msg::View(shown.saturating_sub(1))),
@@ -634,7 +609,9 @@ impl App {
         use online_screen::Msg;
         let forms = &mut self.online_forms;
         match msg {
-            Msg::Form(change) => forms.game.update(change),
+            Msg::Form(change) => {
+                let _ = forms.game.update(change);
+            }
             Msg::Colour(colour) => forms.colour = colour,
             Msg::Port(port) => forms.port = port,
             Msg::Reach(reach) => forms.reach = reach,
@@ -696,6 +673,7 @@ impl App {
                     online.offer_new_game();
                 }
             }
+            Msg::Back => return self.go(Route::Home),
             Msg::Reconnect => {
                 if let Some(online) = &mut self.online
                     && let Err(e) = online.reconnect()
@@ -799,6 +777,13 @@ impl App {
             | play::Msg::CloseFile => return self.update_play(msg),
             play::Msg::Redo | play::Msg::Hint | play::Msg::MoveNow | play::Msg::TogglePause | play::Msg::OpenLoad => {
                 return Task::none();
+            }
+            play::Msg::NewGame
+            | play::Msg::Keyboard
+            | play::Msg::Leave
+            | play::Msg::AskResign
+            | play::Msg::Online(_) => {
+                return self.play_message(msg);
             }
         };
         match result {
@@ -920,6 +905,13 @@ impl App {
             }
             play::Msg::ConfirmFile => return self.confirm_file(),
             play::Msg::CloseFile => play.file_panel = None,
+            play::Msg::NewGame
+            | play::Msg::Keyboard
+            | play::Msg::Leave
+            | play::Msg::AskResign
+            | play::Msg::Online(_) => {
+                return self.play_message(msg);
+            }
         }
         Task::none()
     }
@@ -1173,26 +1165,34 @@ impl App {
 
     fn screen_view(&self, focus: &Focus<Message>) -> Element<'_, Message> {
         match (self.screen, &self.play) {
-            (Screen::Play, Some(play)) => play::view(focus, play, &self.settings, self.now, self.online.as_ref()),
+            (Screen::Play, Some(play)) => focus
+                .nest(Message::Play, |focus| play::view(focus, play, &self.settings, self.now, self.online.as_ref())),
             (Screen::Online | Screen::Play, _) => {
                 let status = self.online.as_ref().map(Online::link_words);
-                online_screen::view(focus, &self.online_forms, status)
+                focus.nest(Message::Online, |focus| online_screen::view(focus, &self.online_forms, status))
             }
-            (Screen::NewGame, _) => new_game::view(focus, &self.form, &self.levels, self.form_error.as_deref()),
+            (Screen::NewGame, _) => focus.nest(Message::NewGame, |focus| {
+                new_game::view(focus, &self.form, &self.levels, self.form_error.as_deref())
+            }),
             (Screen::Keyboard, _) => crate::screen::keyboard::view(focus, Message::CloseHelp),
-            (Screen::Statistics, _) => statistics::view(focus, &self.stats, self.confirm_reset),
-            (Screen::Rules, _) => rules::view(focus, &self.rules, &self.settings),
-            (Screen::Settings, _) => {
-                settings_screen::view(focus, &self.settings, &self.levels, self.settings_problem.as_deref())
+            (Screen::Statistics, _) => {
+                focus.nest(Message::Statistics, |focus| statistics::view(focus, &self.stats, self.confirm_reset))
             }
+            (Screen::Rules, _) => focus.nest(Message::Rules, |focus| rules::view(focus, &self.rules, &self.settings)),
+            (Screen::Settings, _) => focus.nest(Message::Settings, |focus| {
+                settings_screen::view(focus, &self.settings, &self.levels, self.settings_problem.as_deref())
+            }),
             (Screen::Compare, _) => {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
                 let names = self.levels.all().iter().map(|l| l.name.clone()).collect();
-                compare::view(focus, &self.compare, can_replay, self.series_level().name, names)
+                let level = self.series_level().name;
+                focus.nest(Message::Compare, |focus| compare::view(focus, &self.compare, can_replay, level, names))
             }
             (Screen::Home, _) => {
                 let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;
-                home::view(focus, &self.pictures, &self.settings, can_continue, self.notice.as_deref())
+                focus.nest(Message::Home, |focus| {
+                    home::view(focus, &self.pictures, &self.settings, can_continue, self.notice.as_deref())
+                })
             }
         }
     }

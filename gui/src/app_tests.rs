@@ -6,7 +6,7 @@ use tabula_core::{Player, random};
 use tabula_games::{Cell, Marker};
 
 use crate::app::{AiRunner, App, Message, Route, Screen};
-use crate::screen::{play, settings as settings_screen};
+use crate::screen::{new_game, play, settings as settings_screen, statistics};
 use crate::storage::test_dir::TempDir;
 use crate::test_game;
 use tabula_games::registry::GameKind;
@@ -21,7 +21,7 @@ fn app(dir: &TempDir) -> App {
 fn start(app: &mut App) {
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     assert_eq!(app.screen(), Screen::NewGame);
-    let _ = app.update(Message::StartGame);
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
     assert_eq!(app.screen(), Screen::Play);
 }
 
@@ -224,7 +224,7 @@ fn othello_against_the_computer_plays_answers_flips_and_undoes() {
     let mut app = othello_app(&dir);
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     assert_eq!(app.form().game, GameKind::Othello);
-    let _ = app.update(Message::StartGame);
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
     assert_eq!(app.screen(), Screen::Play);
     click(&mut app, 0, 0);
     assert_eq!(ply(&app), 0, "a1 flips nothing");
@@ -254,7 +254,7 @@ fn move_now_makes_a_deep_search_answer_at_once() {
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     let deep = LevelChoice::Custom(14);
     let _ = app.update(Message::NewGame(new_game::Msg::Level(Player::Second, deep)));
-    let _ = app.update(Message::StartGame);
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
     click(&mut app, 5, 4);
     let play_screen = app.play().expect("game");
     assert!(play::turn_line(play_screen, &play_screen.game.current()).contains("thinking"));
@@ -281,7 +281,7 @@ fn comparing_rule_sets_shows_where_an_overline_stops_winning() {
     let mut app = othello_app(&dir);
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Gomoku)));
     let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
-    let _ = app.update(Message::StartGame);
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
     // Black fills a6 b6 c6 e6 f6, then g6 ... a line of six through d6 after the last move.
     let black = [(0, 9), (1, 9), (2, 9), (4, 9), (5, 9), (3, 9)];
     let white = [(0, 0), (2, 0), (4, 0), (6, 0), (8, 0)];
@@ -334,7 +334,7 @@ fn the_keyboard_moves_the_cursor_places_undoes_and_steps_through_moves() {
     let mut app = othello_app(&dir);
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
-    let _ = app.update(Message::StartGame);
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
     let key = |app: &mut App, k: Shortcut| {
         let _ = app.update(Message::Key(k));
     };
@@ -372,13 +372,13 @@ fn a_pass_is_announced_and_played_on_request() {
     let mut app = othello_app(&dir);
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
-    let _ = app.update(Message::StartGame);
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
     let mut rng = random::seeded(12_345);
     for _ in 0..5000 {
         let play = app.play().expect("game");
         if play.is_over() {
-            let _ = app.update(Message::NewGameFrom);
-            let _ = app.update(Message::StartGame);
+            let _ = app.update(Message::Play(play::Msg::NewGame));
+            let _ = app.update(Message::NewGame(new_game::Msg::Start));
             continue;
         }
         if play.game.must_pass() {
@@ -424,7 +424,7 @@ fn two_humans_othello(dir: &TempDir) -> App {
     let mut app = othello_app(dir);
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     let _ = app.update(Message::NewGame(crate::screen::new_game::Msg::Computer(Player::Second, false)));
-    let _ = app.update(Message::StartGame);
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
     app
 }
 
@@ -495,10 +495,10 @@ fn escape_and_resign_ask_first() {
     assert_eq!((app.screen(), app.question()), (Screen::Play, Some(Question::Leave)));
     press(&mut app, named(Named::Escape), Modifiers::empty());
     assert_eq!((app.screen(), app.question()), (Screen::Play, None), "Esc cancels the question");
-    let _ = app.update(Message::Ask(Question::Resign));
+    let _ = app.update(Message::Play(play::Msg::AskResign));
     let _ = app.update(Message::Answer(false));
     assert!(!app.play().expect("game").is_over(), "no means no");
-    let _ = app.update(Message::Ask(Question::Resign));
+    let _ = app.update(Message::Play(play::Msg::AskResign));
     press(&mut app, named(Named::Enter), Modifiers::empty());
     assert!(app.play().expect("game").is_over(), "Enter confirms");
     press(&mut app, named(Named::Escape), Modifiers::empty());
@@ -585,7 +585,7 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
     click(&mut guest, 3, 5);
     pump(&mut host, &mut guest, |h, g| ply(h) == 2 && ply(g) == 2);
 
-    let _ = guest.update(Message::Leave);
+    let _ = guest.update(Message::Play(play::Msg::Leave));
     assert_eq!(guest.question(), Some(crate::app::Question::LeaveOnline), "leaving an online game asks first");
     let _ = guest.update(Message::Answer(true));
     assert_eq!(guest.screen(), Screen::Home);
@@ -607,7 +607,7 @@ fn two_apps_play_chat_and_survive_a_dropped_connection_over_loopback() {
     assert_eq!(guest.play().expect("game").game.move_list(), ["f5", "d6"], "the guest picks up where it stopped");
     assert!(!host.play().expect("game").paused, "the game goes on");
 
-    let _ = guest.update(Message::Ask(crate::app::Question::Resign));
+    let _ = guest.update(Message::Play(play::Msg::AskResign));
     let _ = guest.update(Message::Answer(true));
     pump(&mut host, &mut guest, |h, g| {
         h.play().is_some_and(|p| p.resigned == Some(Player::Second)) && g.play().is_some_and(Play::is_over)
@@ -816,7 +816,7 @@ fn every_screen_has_a_ring_of_uniquely_named_controls_with_back_last() {
         assert_eq!(unique.len(), names.len(), "{route:?}: {names:?}");
     }
     let _ = app.update(Message::Go(Route::Statistics));
-    let _ = app.update(Message::AskResetStatistics);
+    let _ = app.update(Message::Statistics(statistics::Msg::AskReset));
     assert_eq!(stop_names(&app), ["Yes, reset", "Keep them", "Back"]);
 }
 
@@ -847,7 +847,7 @@ fn random_clicks_and_commands_never_break_a_game() {
     let mut next = move |n: u64| rng.random_range(0..n) as usize;
     for game in [GameKind::Othello, GameKind::Gomoku] {
         let _ = app.update(Message::Go(Route::NewGame(game)));
-        let _ = app.update(Message::StartGame);
+        let _ = app.update(Message::NewGame(new_game::Msg::Start));
         for step in 0..1500 {
             let now = app.play().map(|p| p.game.current());
             let size = now.as_ref().map_or(8, |s| s.size.0) as u64;
@@ -863,8 +863,8 @@ fn random_clicks_and_commands_never_break_a_game() {
                 16 => Message::Play(play::Msg::View(next(70))),
                 17 => Message::Play(play::Msg::ViewLive),
                 18 if next(40) == 0 => Message::Play(play::Msg::Resign),
-                19 if next(40) == 0 => Message::NewGameFrom,
-                20 if next(40) == 0 => Message::StartGame,
+                19 if next(40) == 0 => Message::Play(play::Msg::NewGame),
+                20 if next(40) == 0 => Message::NewGame(new_game::Msg::Start),
                 _ => {
                     answer(&mut app);
                     continue;
@@ -887,7 +887,7 @@ fn back_from_the_new_game_form_returns_to_where_it_was_opened() {
     let dir = TempDir::create();
     let mut app = two_humans_othello(&dir);
     // The play screen's New game button.
-    let _ = app.update(Message::NewGameFrom);
+    let _ = app.update(Message::Play(play::Msg::NewGame));
     assert_eq!(app.screen(), Screen::NewGame);
     let _ = app.update(Message::Go(Route::Back));
     assert_eq!(app.screen(), Screen::Play, "Back returns to the game the form was opened from");

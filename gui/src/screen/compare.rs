@@ -5,7 +5,6 @@ use iced::widget::{button, column, progress_bar, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_core::GameResult;
 
-use crate::app::{Message, Route};
 use crate::focus::Focus;
 use crate::screen::rules::choices_of;
 use crate::screen::widgets::{card, heading, page, pick, segmented};
@@ -31,6 +30,19 @@ pub enum Msg {
     SeriesLevel(String),
     /// Games per rule set in the series.
     SeriesGames(usize),
+    /// Back to the home screen.
+    Back,
+}
+
+/// What the compare screen asks of the app, which has the game and the levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Replay the current game under the chosen rule sets.
+    Replay,
+    /// Start the series.
+    RunSeries,
+    /// Back to the home screen.
+    Back,
 }
 
 /// The choices of games per rule set: more games, narrower intervals.
@@ -86,22 +98,27 @@ impl Compare {
         }
     }
 
-    /// Applies a selection change (replays are the app's job).
-    pub fn update(&mut self, msg: &Msg) {
+    /// Applies a change to the selection, or tells what the app is to do (replays and series need the game and
+    /// the levels).
+    pub fn update(&mut self, msg: Msg) -> Option<Action> {
         match msg {
             Msg::Game(game) => {
                 let (level, games) = (self.series_level.take(), self.series_games);
-                *self = Compare { series_level: level, series_games: games, ..Compare::new(*game) };
+                *self = Compare { series_level: level, series_games: games, ..Compare::new(game) };
             }
-            Msg::SeriesLevel(name) => self.series_level = Some(name.clone()),
-            Msg::SeriesGames(games) => self.series_games = *games,
-            Msg::Toggle(id, true) if !self.selected.contains(id) => self.selected.push(id.clone()),
-            Msg::Toggle(id, false) => self.selected.retain(|s| s != id),
+            Msg::SeriesLevel(name) => self.series_level = Some(name),
+            Msg::SeriesGames(games) => self.series_games = games,
+            Msg::Toggle(id, true) if !self.selected.contains(&id) => self.selected.push(id),
+            Msg::Toggle(id, false) => self.selected.retain(|s| *s != id),
             Msg::StopSeries => {
                 self.series_result = self.series.take().map(|run| run.progress());
             }
-            Msg::Toggle(..) | Msg::Replay | Msg::RunSeries => {}
+            Msg::Toggle(..) => {}
+            Msg::Replay => return Some(Action::Replay),
+            Msg::RunSeries => return Some(Action::RunSeries),
+            Msg::Back => return Some(Action::Back),
         }
+        None
     }
 }
 
@@ -141,26 +158,21 @@ pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFact
 /// The compare screen; `can_replay` says whether there is a game of this kind to replay, `level_name` is the
 /// series' level and `level_names` the levels to pick from.
 pub fn view<'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     compare: &'a Compare,
     can_replay: bool,
     level_name: String,
     level_names: Vec<String>,
-) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::Compare(m);
+) -> Element<'a, Msg> {
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
-    let game_row = segmented(focus, "Game", &games, &compare.game, move |g| msg(Msg::Game(g)));
+    let game_row = segmented(focus, "Game", &games, &compare.game, Msg::Game);
     let all = compare.game.rule_sets();
     let picks = row(all.iter().map(|r| {
         let id = r.id.to_string();
         let on = compare.selected.contains(&id);
         let style = if on { button::primary } else { button::secondary };
         let label = format!("{} {}", if on { "✓" } else { "+" }, r.name);
-        focus.button(
-            r.name,
-            button(text(label).size(15)).style(style).padding([6, 12]),
-            Some(msg(Msg::Toggle(id, !on))),
-        )
+        focus.button(r.name, button(text(label).size(15)).style(style).padding([6, 12]), Some(Msg::Toggle(id, !on)))
     }))
     .spacing(8);
     let chosen: Vec<_> = all.iter().filter(|r| compare.selected.iter().any(|s| s == r.id)).collect();
@@ -190,7 +202,7 @@ pub fn view<'a>(
     replay_box = replay_box.push(focus.button(
         "Replay the current game",
         button(text("Replay the current game")).padding([6, 12]),
-        (can_replay && chosen.len() >= 2).then(|| msg(Msg::Replay)),
+        (can_replay && chosen.len() >= 2).then_some(Msg::Replay),
     ));
     if !can_replay {
         replay_box = replay_box
@@ -223,25 +235,22 @@ pub fn view<'a>(
     ]
     .spacing(16);
     let content = column![game_row, picks, scrollable(cards).height(Fill)].spacing(16);
-    page(focus, "Compare rule sets", Message::Go(Route::Home), content)
+    page(focus, "Compare rule sets", Msg::Back, content)
 }
 
 fn series_view<'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     compare: &'a Compare,
     chosen: usize,
     level_name: String,
     level_names: Vec<String>,
-) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::Compare(m);
+) -> Element<'a, Msg> {
     let counts: Vec<(usize, String)> = SERIES_GAMES.iter().map(|&n| (n, n.to_string())).collect();
     let settings = row![
         text("Level").size(15),
-        pick(focus, "Series level", level_names, Some(level_name), move |l| msg(Msg::SeriesLevel(l)), {
-            Length::Fixed(180.0)
-        }),
+        pick(focus, "Series level", level_names, Some(level_name), Msg::SeriesLevel, Length::Fixed(180.0)),
         text("Games per rule set").size(15),
-        segmented(focus, "Series games", &counts, &compare.series_games, move |n| msg(Msg::SeriesGames(n))),
+        segmented(focus, "Series games", &counts, &compare.series_games, Msg::SeriesGames),
     ]
     .spacing(12)
     .align_y(iced::Center);
@@ -258,14 +267,14 @@ fn series_view<'a>(
     .spacing(8);
     let progress = match &compare.series {
         Some(run) => {
-            body = body.push(focus.button("Series", button(text("Stop")).padding([6, 12]), Some(msg(Msg::StopSeries))));
+            body = body.push(focus.button("Series", button(text("Stop")).padding([6, 12]), Some(Msg::StopSeries)));
             Some(run.progress())
         }
         None => {
             body = body.push(focus.button(
                 "Series",
                 button(text("Run the series")).padding([6, 12]),
-                (chosen >= 1).then(|| msg(Msg::RunSeries)),
+                (chosen >= 1).then_some(Msg::RunSeries),
             ));
             compare.series_result.clone()
         }

@@ -6,9 +6,9 @@ use iced::{Element, Fill, Length};
 use tabula_core::Player;
 use tabula_games::{Cell, MoveReport, Snapshot};
 
-use crate::app::{Message, Route};
 use crate::board_canvas::BoardView;
 use crate::focus::Focus;
+use crate::screen::Route;
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, menu_button};
 use crate::settings::Settings;
@@ -42,19 +42,27 @@ pub fn sample_position(game: GameKind) -> Snapshot {
     }
 }
 
+/// What the home screen asks for.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    /// Go to a screen.
+    Go(Route),
+    /// Leave the app.
+    Quit,
+}
+
 /// The home screen. `pictures` are the board pictures of the cards; `can_continue` enables Continue.
 pub fn view<'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     pictures: &'a [(Snapshot, Cache)],
     settings: &'a Settings,
     can_continue: bool,
     notice: Option<&'a str>,
-) -> Element<'a, Message> {
+) -> Element<'a, Msg> {
     let cards = row(GameKind::ALL.iter().zip(pictures).map(|(&game, (snapshot, cache))| {
-        let picture =
-            Canvas::new(BoardView::<Message>::picture(snapshot.clone(), board_options(game, settings), cache))
-                .width(Length::Fixed(196.0))
-                .height(Length::Fixed(196.0));
+        let picture = Canvas::new(BoardView::<Msg>::picture(snapshot.clone(), board_options(game, settings), cache))
+            .width(Length::Fixed(196.0))
+            .height(Length::Fixed(196.0));
         let label = format!("Play {}", game.name());
         let body = column![
             picture,
@@ -63,7 +71,7 @@ pub fn view<'a>(
             focus.button(
                 &label,
                 button(text(label.clone()).size(17).center().width(Fill)).padding([8, 12]).width(Fill),
-                Some(Message::Go(Route::NewGame(game))),
+                Some(Msg::Go(Route::NewGame(game))),
             ),
         ]
         .spacing(10)
@@ -73,14 +81,14 @@ pub fn view<'a>(
     }))
     .spacing(20);
     let menu = column![
-        menu_button(focus, "Continue", can_continue.then_some(Message::Go(Route::Continue))),
-        menu_button(focus, "Play online", Some(Message::Go(Route::Online))),
-        menu_button(focus, "Statistics", Some(Message::Go(Route::Statistics))),
-        menu_button(focus, "Compare rule sets", Some(Message::Go(Route::Compare))),
-        menu_button(focus, "Rules", Some(Message::Go(Route::Rules))),
-        menu_button(focus, "Keyboard", Some(Message::Go(Route::Keyboard))),
-        menu_button(focus, "Settings", Some(Message::Go(Route::Settings))),
-        menu_button(focus, "Quit", Some(Message::Quit)),
+        menu_button(focus, "Continue", can_continue.then_some(Msg::Go(Route::Continue))),
+        menu_button(focus, "Play online", Some(Msg::Go(Route::Online))),
+        menu_button(focus, "Statistics", Some(Msg::Go(Route::Statistics))),
+        menu_button(focus, "Compare rule sets", Some(Msg::Go(Route::Compare))),
+        menu_button(focus, "Rules", Some(Msg::Go(Route::Rules))),
+        menu_button(focus, "Keyboard", Some(Msg::Go(Route::Keyboard))),
+        menu_button(focus, "Settings", Some(Msg::Go(Route::Settings))),
+        menu_button(focus, "Quit", Some(Msg::Quit)),
     ]
     .spacing(8);
     // Sized so that the whole page fits an 800x600 window; larger windows centre it.

@@ -3,7 +3,6 @@
 use iced::widget::{column, row, scrollable, text};
 use iced::{Element, Fill, Length};
 
-use crate::app::Message;
 use crate::focus::Focus;
 use crate::keys::BINDINGS;
 use crate::screen::widgets::{card, page};
@@ -15,7 +14,7 @@ pub fn rows() -> Vec<(String, &'static str)> {
 }
 
 /// The keyboard help; `back` leaves it.
-pub fn view<'a>(focus: &Focus<Message>, back: Message) -> Element<'a, Message> {
+pub fn view<'a, M: Clone + 'a>(focus: &Focus<M>, back: M) -> Element<'a, M> {
     let list = column(rows().into_iter().map(|(keys, action)| {
         row![text(keys).size(15).width(Length::Fixed(260.0)), text(action).size(15)].spacing(12).into()
     }))

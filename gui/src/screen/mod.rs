@@ -10,3 +10,31 @@ pub mod rules;
 pub mod settings;
 pub mod statistics;
 pub mod widgets;
+
+use tabula_games::registry::GameKind;
+
+/// Where a navigation goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// The home screen.
+    Home,
+    /// The new-game form for a game.
+    NewGame(GameKind),
+    /// Back to the unfinished game.
+    Continue,
+    /// Statistics.
+    Statistics,
+    /// Rules.
+    Rules,
+    /// Settings.
+    Settings,
+    /// Compare rule sets.
+    Compare,
+    /// The keyboard help.
+    Keyboard,
+    /// Host or join a network game.
+    Online,
+    /// Back to the screen the new-game form or the keyboard help was opened from: the game when it was the play
+    /// screen, else the home screen.
+    Back,
+}

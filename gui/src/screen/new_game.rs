@@ -7,13 +7,12 @@ use iced::widget::{button, column, row, scrollable, text};
 use iced::{Element, Fill, Length, Padding};
 use tabula_core::{Level, Levels, Player};
 
-use crate::app::{Message, Route};
 use crate::focus::Focus;
 use crate::screen::widgets::{card, heading, page, pick, segmented, stepped_slider};
 use tabula_games::registry::{GameKind, MatchSpec};
 use tabula_games::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat, colour_name};
 
-/// What the form asks of the app.
+/// A change on the form, or a way out of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Msg {
     /// Another game.
@@ -28,6 +27,19 @@ pub enum Msg {
     Level(Player, LevelChoice),
     /// A side's custom depth.
     Depth(Player, u32),
+    /// Start the game the form describes.
+    Start,
+    /// Back to where the form was opened from.
+    Back,
+}
+
+/// What the form asks of the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Start the game the form describes.
+    Start,
+    /// Back to where the form was opened from.
+    Back,
 }
 
 /// A rule set in the menu.
@@ -112,8 +124,8 @@ impl Form {
         }
     }
 
-    /// Applies a change.
-    pub fn update(&mut self, msg: Msg) {
+    /// Applies a change, or tells what the app is to do.
+    pub fn update(&mut self, msg: Msg) -> Option<Action> {
         match msg {
             Msg::Game(game) => {
                 let levels = self.levels.clone();
@@ -128,7 +140,10 @@ impl Form {
             Msg::Computer(p, on) => self.computer[p.index()] = on,
             Msg::Level(p, level) => self.levels[p.index()] = level,
             Msg::Depth(p, depth) => self.levels[p.index()] = LevelChoice::Custom(depth.clamp(1, MAX_CUSTOM_DEPTH)),
+            Msg::Start => return Some(Action::Start),
+            Msg::Back => return Some(Action::Back),
         }
+        None
     }
 
     /// The game this form describes.
@@ -149,11 +164,11 @@ impl Form {
 
 /// The menu of `form`'s rule sets (a menu rather than a row of buttons, which would not fit a narrow window
 /// for games with many rule sets); `on_pick` hears the chosen rule set's id.
-pub fn rule_set_pick<'a>(
-    focus: &Focus<Message>,
+pub fn rule_set_pick<'a, M: Clone + 'a>(
+    focus: &Focus<M>,
     form: &Form,
-    on_pick: impl Fn(String) -> Message + Copy + 'a,
-) -> Element<'a, Message> {
+    on_pick: impl Fn(String) -> M + Copy + 'a,
+) -> Element<'a, M> {
     let items: Vec<RuleItem> =
         form.game.rule_sets().iter().map(|r| RuleItem { id: r.id.to_string(), name: r.name.to_string() }).collect();
     let selected = items.iter().find(|i| i.id == form.rule_set).cloned();
@@ -161,25 +176,17 @@ pub fn rule_set_pick<'a>(
 }
 
 /// The form.
-pub fn view<'a>(
-    focus: &Focus<Message>,
-    form: &'a Form,
-    levels: &'a Levels,
-    error: Option<&'a str>,
-) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::NewGame(m);
+pub fn view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, error: Option<&'a str>) -> Element<'a, Msg> {
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
-    let game_row = segmented(focus, "Game", &games, &form.game, move |g| msg(Msg::Game(g)));
+    let game_row = segmented(focus, "Game", &games, &form.game, Msg::Game);
     let rule_sets = form.game.rule_sets();
-    let rule_row = row![
-        text("Rule set").size(16).width(Length::Fixed(90.0)),
-        rule_set_pick(focus, form, move |id| msg(Msg::RuleSet(id))),
-    ]
-    .align_y(iced::Center);
+    let rule_row =
+        row![text("Rule set").size(16).width(Length::Fixed(90.0)), rule_set_pick(focus, form, Msg::RuleSet),]
+            .align_y(iced::Center);
     let description = rule_sets.iter().find(|r| r.id == form.rule_set).map_or("", |r| r.description);
     let sizes: Vec<SizeItem> = form.sizes().into_iter().map(SizeItem).collect();
-    let size_row: Element<'a, Message> = if sizes.len() > 1 {
-        let on_size = move |s: SizeItem| msg(Msg::BoardSize(s.0));
+    let size_row: Element<'a, Msg> = if sizes.len() > 1 {
+        let on_size = move |s: SizeItem| Msg::BoardSize(s.0);
         row![
             text("Board").size(16).width(Length::Fixed(90.0)),
             pick(focus, "Board size", sizes, Some(SizeItem(form.board_size)), on_size, Length::Shrink),
@@ -197,18 +204,18 @@ pub fn view<'a>(
     // In a short window the choices scroll (the scrollbar with its own margin) while Start game and any error stay
     // in view below them.
     let choices = scrollable(column![rules, seats].spacing(18).padding(Padding::ZERO.right(14))).height(Fill);
-    let mut content = column![choices, focus.button("Start game", start, Some(Message::StartGame))].spacing(14);
+    let mut content = column![choices, focus.button("Start game", start, Some(Msg::Start))].spacing(14);
     if let Some(error) = error {
         content = content.push(text(error).style(text::danger));
     }
-    page(focus, "New game", Message::Go(Route::Back), content)
+    page(focus, "New game", Msg::Back, content)
 }
 
-fn seat_view<'a>(focus: &Focus<Message>, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Message> {
+fn seat_view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Msg> {
     let i = player.index();
     let colour = colour_name(player);
     let kinds = [(false, "Human".to_string()), (true, "Computer".to_string())];
-    let on_kind = move |on| Message::NewGame(Msg::Computer(player, on));
+    let on_kind = move |on| Msg::Computer(player, on);
     let mut body =
         column![heading(colour), segmented(focus, &format!("{colour} player"), &kinds, &form.computer[i], on_kind)]
             .spacing(12);
@@ -219,7 +226,7 @@ fn seat_view<'a>(focus: &Focus<Message>, form: &'a Form, levels: &'a Levels, pla
         };
         let mut choices: Vec<LevelChoice> = levels.all().iter().map(|l| LevelChoice::Named(l.name.clone())).collect();
         choices.push(LevelChoice::Custom(custom_depth));
-        let on_level = move |l| Message::NewGame(Msg::Level(player, l));
+        let on_level = move |l| Msg::Level(player, l);
         body = body.push(
             row![
                 text("Level").size(16).width(Length::Fixed(60.0)),
@@ -230,7 +237,7 @@ fn seat_view<'a>(focus: &Focus<Message>, form: &'a Form, levels: &'a Levels, pla
         let level = form.levels[i].resolve(levels);
         body = body.push(text(level_summary(&level, form.game.solves_endgames())).size(13));
         if let LevelChoice::Custom(depth) = form.levels[i] {
-            let on_depth = move |d| Message::NewGame(Msg::Depth(player, d));
+            let on_depth = move |d| Msg::Depth(player, d);
             body = body.push(
                 row![
                     text(format!("Depth {depth}")).size(15).width(Length::Fixed(70.0)),

@@ -6,12 +6,11 @@ use iced::{Element, Fill, Length};
 use tabula_core::Player;
 use tabula_games::registry::GameKind;
 
-use crate::app::{Message, Question, Route};
 use crate::focus::Focus;
 use crate::keys::Shortcut;
 use crate::online::{Asked, ChatLine, DEFAULT_PORT, Link, Online, Reach};
 use crate::screen::new_game::{self, Form};
-use crate::screen::play::{Play, keyed};
+use crate::screen::play::{self, Play, keyed};
 use crate::screen::widgets::{action, card, heading, page, pick, segmented};
 use tabula_games::setup::{LevelChoice, colour_name};
 
@@ -46,6 +45,8 @@ pub enum Msg {
     OfferNewGame,
     /// Connect again after the connection dropped.
     Reconnect,
+    /// Back to the home screen.
+    Back,
 }
 
 /// What the Host and Join forms hold.
@@ -82,8 +83,7 @@ impl Default for Forms {
 }
 
 /// The online screen: host a game or join one. `status` describes a connection being made.
-pub fn view<'a>(focus: &Focus<Message>, forms: &'a Forms, status: Option<String>) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::Online(m);
+pub fn view<'a>(focus: &Focus<Msg>, forms: &'a Forms, status: Option<String>) -> Element<'a, Msg> {
     let form = &forms.game;
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let sizes = form.game.board_sizes(&form.rule_set);
@@ -100,43 +100,35 @@ pub fn view<'a>(focus: &Focus<Message>, forms: &'a Forms, status: Option<String>
         Reach::ThisComputer => "Only programs on this computer can connect; nothing is open to the network.",
         Reach::Network => "Anyone who can reach this computer can connect while you wait for your opponent.",
     };
-    let labelled = |label, control: Element<'a, Message>| {
+    let labelled = |label, control: Element<'a, Msg>| {
         row![text(label).size(15).width(Length::Fixed(108.0)), control].align_y(iced::Center)
     };
-    let form_msg = move |m: new_game::Msg| msg(Msg::Form(m));
+    let form_msg = Msg::Form;
     let on_size = move |s| form_msg(new_game::Msg::BoardSize(s));
-    let port = text_input("7878", &forms.port)
-        .on_input(move |p| msg(Msg::Port(p)))
-        .on_submit(msg(Msg::Host))
-        .width(Length::Fixed(120.0));
+    let port = text_input("7878", &forms.port).on_input(Msg::Port).on_submit(Msg::Host).width(Length::Fixed(120.0));
     let host = card(
         column![
             heading("Host a game"),
             segmented(focus, "Game", &games, &form.game, move |g| form_msg(new_game::Msg::Game(g))),
             labelled("Rule set", new_game::rule_set_pick(focus, form, move |r| form_msg(new_game::Msg::RuleSet(r)))),
             labelled("Board size", pick(focus, "Board size", sizes, Some(form.board_size), on_size, Length::Shrink)),
-            labelled("You play", segmented(focus, "You play", &colours, &forms.colour, move |p| msg(Msg::Colour(p)))),
+            labelled("You play", segmented(focus, "You play", &colours, &forms.colour, Msg::Colour)),
             labelled("Port", focus.text_field("Port", "online-port", port)),
-            labelled(
-                "Who can join",
-                segmented(focus, "Who can join", &reaches, &forms.reach, move |r| msg(Msg::Reach(r)))
-            ),
+            labelled("Who can join", segmented(focus, "Who can join", &reaches, &forms.reach, Msg::Reach)),
             text(exposure).size(14),
             text(format!("Tell the other player one of: {addresses}")).size(14),
-            action(focus, "Host", Some(msg(Msg::Host))),
+            action(focus, "Host", Some(Msg::Host)),
         ]
         .spacing(12),
     )
     .width(Fill);
-    let address = text_input("192.168.1.20:7878", &forms.address)
-        .on_input(move |a| msg(Msg::Address(a)))
-        .on_submit(msg(Msg::Join));
+    let address = text_input("192.168.1.20:7878", &forms.address).on_input(Msg::Address).on_submit(Msg::Join);
     let join = card(
         column![
             heading("Join a game"),
             text("The host's address and port").size(15),
             focus.text_field("Address", "online-address", address),
-            action(focus, "Join", Some(msg(Msg::Join))),
+            action(focus, "Join", Some(Msg::Join)),
         ]
         .spacing(12),
     )
@@ -148,12 +140,11 @@ pub fn view<'a>(focus: &Focus<Message>, forms: &'a Forms, status: Option<String>
     if let Some(error) = &forms.error {
         content = content.push(text(error.clone()).size(15).style(text::danger));
     }
-    page(focus, "Play online", Message::Go(Route::Home), content)
+    page(focus, "Play online", Msg::Back, content)
 }
 
 /// The chat panel and the state of the connection, in place of the computer's analysis.
-pub fn panel<'a>(focus: &Focus<Message>, online: &'a Online) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::Online(m);
+pub fn panel<'a>(focus: &Focus<Msg>, online: &'a Online) -> Element<'a, Msg> {
     let lines = column(online.chat.iter().map(|line| {
         let (who, words, style): (&str, &str, fn(&iced::Theme) -> text::Style) = match line {
             ChatLine::Mine(t) => ("you: ", t, text::default),
@@ -171,12 +162,9 @@ pub fn panel<'a>(focus: &Focus<Message>, online: &'a Online) -> Element<'a, Mess
             focus.text_field(
                 "Chat",
                 "online-chat",
-                text_input("say something", &online.draft)
-                    .on_input(move |d| msg(Msg::Draft(d)))
-                    .on_submit(msg(Msg::SendChat))
-                    .size(14)
+                text_input("say something", &online.draft).on_input(Msg::Draft).on_submit(Msg::SendChat).size(14)
             ),
-            focus.button("Send", button(text("Send").size(14)).padding([4, 10]), Some(msg(Msg::SendChat))),
+            focus.button("Send", button(text("Send").size(14)).padding([4, 10]), Some(Msg::SendChat)),
         ]
         .spacing(6),
     ]
@@ -187,32 +175,29 @@ pub fn panel<'a>(focus: &Focus<Message>, online: &'a Online) -> Element<'a, Mess
             Asked::NewGame => "The other player offers a new game.",
         };
         body = body.push(text(question).size(14)).push(
-            row![
-                action(focus, "Accept", Some(msg(Msg::Answer(true)))),
-                action(focus, "Decline", Some(msg(Msg::Answer(false))))
-            ]
-            .spacing(6),
+            row![action(focus, "Accept", Some(Msg::Answer(true))), action(focus, "Decline", Some(Msg::Answer(false)))]
+                .spacing(6),
         );
     }
     if matches!(online.link, Link::Dropped(_)) {
-        body = body.push(action(focus, "Reconnect", Some(msg(Msg::Reconnect))));
+        body = body.push(action(focus, "Reconnect", Some(Msg::Reconnect)));
     }
     body.into()
 }
 
 /// The controls of an online game.
-pub fn controls<'a>(focus: &Focus<Message>, play: &'a Play, online: &'a Online) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::Online(m);
+pub fn controls<'a>(focus: &Focus<play::Msg>, play: &'a Play, online: &'a Online) -> Element<'a, play::Msg> {
+    let msg = play::Msg::Online;
     let live = online.ready() && !play.is_over();
     let first = row![
         keyed(focus, "Ask to undo", Shortcut::Undo, (live && play.game.ply() > 0).then(|| msg(Msg::AskUndo))),
-        action(focus, "Resign", live.then_some(Message::Ask(Question::Resign))),
+        action(focus, "Resign", live.then_some(play::Msg::AskResign)),
     ]
     .spacing(6);
     let second = row![
         keyed(focus, "Offer new game", Shortcut::NewGame, online.ready().then(|| msg(Msg::OfferNewGame))),
-        keyed(focus, "Save", Shortcut::Save, Some(Message::Play(crate::screen::play::Msg::OpenSave))),
-        keyed(focus, "Leave", Shortcut::Menu, Some(Message::Leave)),
+        keyed(focus, "Save", Shortcut::Save, Some(play::Msg::OpenSave)),
+        keyed(focus, "Leave", Shortcut::Menu, Some(play::Msg::Leave)),
     ]
     .spacing(6);
     column![first, second].spacing(6).into()

@@ -12,7 +12,6 @@ use tabula_games::{Analysis, Cell, Match, MoveReport, Snapshot};
 
 use crate::ai_task::{Purpose, Thinking};
 use crate::animation::{FlipAnimation, IllegalFlash};
-use crate::app::{Message, Question, Route};
 use crate::board_canvas::{BoardOptions, BoardStyle, BoardView, Coordinates, StoneIcon};
 use crate::focus::Focus;
 use crate::keys::{self, Shortcut};
@@ -55,6 +54,16 @@ pub enum Msg {
     ConfirmFile,
     /// Close the file panel.
     CloseFile,
+    /// Open the new-game form filled in from this game.
+    NewGame,
+    /// Show the keyboard help.
+    Keyboard,
+    /// Back to the menu (asking first when a game is in progress).
+    Leave,
+    /// Ask before resigning.
+    AskResign,
+    /// Something about the network game this screen mirrors.
+    Online(crate::screen::online::Msg),
 }
 
 /// The save or load panel.
@@ -310,6 +319,16 @@ impl Play {
         });
     }
 
+    /// Time passes: a finished animation or flash goes away.
+    pub fn tick(&mut self, now: Instant) {
+        if self.animation.as_ref().is_some_and(|a| a.is_done(now)) {
+            self.animation = None;
+        }
+        if self.flash.is_some_and(|f| f.is_done(now)) {
+            self.flash = None;
+        }
+    }
+
     /// The ply shown now.
     #[must_use]
     pub fn shown_ply(&self) -> usize {
@@ -387,12 +406,12 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
 /// The play screen; `online` is the network game this one mirrors, if any. The focus ring runs from the board
 /// through the side panel; an open save or load panel has it to itself.
 pub fn view<'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     play: &'a Play,
     settings: &'a Settings,
     now: Instant,
     online: Option<&'a crate::online::Online>,
-) -> Element<'a, Message> {
+) -> Element<'a, Msg> {
     let behind = Focus::inert();
     let under = if play.file_panel.is_some() { &behind } else { focus };
     let snapshot = play.shown();
@@ -412,10 +431,10 @@ pub fn view<'a>(
         flash: if live { play.flash } else { None },
         now,
         cache: &play.cache,
-        on_click: clickable.then_some((|cell| Message::Play(Msg::Clicked(cell))) as fn(Cell) -> Message),
+        on_click: clickable.then_some((Msg::Clicked) as fn(Cell) -> Msg),
     };
-    let board: Element<'a, Message> = canvas::Canvas::new(board).width(Fill).height(Fill).into();
-    let board_area: Element<'a, Message> = match result {
+    let board: Element<'a, Msg> = canvas::Canvas::new(board).width(Fill).height(Fill).into();
+    let board_area: Element<'a, Msg> = match result {
         Some((headline, detail)) => {
             stack![board, container(banner(headline, detail)).center_x(Fill).padding(14)].into()
         }
@@ -426,7 +445,7 @@ pub fn view<'a>(
     row![board_area, side_panel(under, play, settings, &snapshot, online, file)].height(Fill).into()
 }
 
-fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
+fn banner<'a>(headline: String, detail: String) -> Element<'a, Msg> {
     container(column![text(headline).size(30), text(detail).size(17)].spacing(4).align_x(iced::Center))
         .padding([12, 28])
         .style(|theme: &Theme| {
@@ -442,13 +461,13 @@ fn banner<'a>(headline: String, detail: String) -> Element<'a, Message> {
 }
 
 fn side_panel<'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     play: &'a Play,
     settings: &'a Settings,
     snapshot: &Snapshot,
     online: Option<&'a crate::online::Online>,
-    file: Option<Element<'a, Message>>,
-) -> Element<'a, Message> {
+    file: Option<Element<'a, Msg>>,
+) -> Element<'a, Msg> {
     let palette = board_palette(play.kind(), settings.theme);
     let rule_name = play
         .kind()
@@ -491,7 +510,7 @@ fn side_panel<'a>(
         info = info.push(text(status.clone()).size(15).style(crate::theme::notice_text));
     }
     if play.viewing.is_none() && play.human_to_move() && play.game.must_pass() {
-        info = info.push(action(focus, "Pass (no legal move)", Some(Message::Play(Msg::Pass))));
+        info = info.push(action(focus, "Pass (no legal move)", Some(Msg::Pass)));
     }
     if let Some(ply) = play.viewing {
         info = info.push(
@@ -500,14 +519,14 @@ fn side_panel<'a>(
                 focus.button(
                     "Back to game",
                     button(text("Back to game").size(14)).padding([4, 8]),
-                    Some(Message::Play(Msg::ViewLive))
+                    Some(Msg::ViewLive)
                 ),
             ]
             .align_y(iced::Center),
         );
     }
     let analysis = match online {
-        Some(online) => crate::screen::online::panel(focus, online),
+        Some(online) => focus.nest(Msg::Online, |focus| crate::screen::online::panel(focus, online)),
         None => analysis_view(play),
     };
     let moves = move_list(focus, play);
@@ -549,9 +568,9 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
     }
 }
 
-fn analysis_view(play: &Play) -> Element<'_, Message> {
+fn analysis_view(play: &Play) -> Element<'_, Msg> {
     let thinking = play.thinking.as_ref().and_then(|t| t.latest().map(|a| (play.game.to_move(), a)));
-    let body: Element<'_, Message> = match thinking.or_else(|| play.analysis.clone()) {
+    let body: Element<'_, Msg> = match thinking.or_else(|| play.analysis.clone()) {
         Some((side, a)) => column![
             row![
                 text(format!("Best: {}", a.notation)).size(16).width(Fill),
@@ -581,21 +600,17 @@ fn analysis_view(play: &Play) -> Element<'_, Message> {
 }
 
 /// The moves, one stop of the focus ring: the arrows step through the positions.
-fn move_list<'a>(focus: &Focus<Message>, play: &'a Play) -> Element<'a, Message> {
+fn move_list<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
     let moves = play.game.move_list();
     let current = play.viewing.unwrap_or(moves.len());
     let entry = |i: usize, mv: &str| {
         let ply = i + 1;
         let style = if ply == current { button::primary } else { button::text };
-        button(text(mv.to_string()).size(14))
-            .style(style)
-            .padding([2, 6])
-            .width(Fill)
-            .on_press(Message::Play(Msg::View(ply)))
+        button(text(mv.to_string()).size(14)).style(style).padding([2, 6]).width(Fill).on_press(Msg::View(ply))
     };
     let rows = moves.chunks(2).enumerate().map(|(n, pair)| {
         let first = entry(2 * n, &pair[0]);
-        let second: Element<'_, Message> = match pair.get(1) {
+        let second: Element<'_, Msg> = match pair.get(1) {
             Some(mv) => entry(2 * n + 1, mv).into(),
             None => space().width(Fill).into(),
         };
@@ -604,65 +619,57 @@ fn move_list<'a>(focus: &Focus<Message>, play: &'a Play) -> Element<'a, Message>
             .into()
     });
     let start_style = if current == 0 { button::primary } else { button::text };
-    let list = column![
-        button(text("Start").size(14)).style(start_style).padding([2, 6]).on_press(Message::Play(Msg::View(0)))
-    ]
-    .extend(rows)
-    .spacing(1);
+    let list = column![button(text("Start").size(14)).style(start_style).padding([2, 6]).on_press(Msg::View(0))]
+        .extend(rows)
+        .spacing(1);
     let plies: Vec<usize> = (0..=moves.len()).collect();
     let list = scrollable(list).anchor_bottom().height(Fill).width(Fill);
-    let list = focus.choice("Moves", &plies, Some(&current), |ply| Message::Play(Msg::View(ply)), list);
+    let list = focus.choice("Moves", &plies, Some(&current), Msg::View, list);
     column![text("Moves").size(14), list].spacing(4).height(Fill).into()
 }
 
-fn controls<'a>(focus: &Focus<Message>, play: &'a Play) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::Play(m);
+fn controls<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
     let can_undo = play.game.ply() > 0 || play.resigned.is_some();
     let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
     let all_computer = play.setup.seats.iter().all(Seat::is_computer);
     // While the computer thinks about its move there is nothing to hint at: the button tells it to move now.
     let hint_or_move_now = if play.move_search().is_some() {
-        keyed(focus, "Move now", Shortcut::Hint, Some(msg(Msg::MoveNow)))
+        keyed(focus, "Move now", Shortcut::Hint, Some(Msg::MoveNow))
     } else {
-        keyed(focus, "Hint", Shortcut::Hint, hint_ok.then(|| msg(Msg::Hint)))
+        keyed(focus, "Hint", Shortcut::Hint, hint_ok.then_some(Msg::Hint))
     };
     let first = row![
-        keyed(focus, "Undo", Shortcut::Undo, can_undo.then(|| msg(Msg::Undo))),
-        keyed(focus, "Redo", Shortcut::Redo, play.game.can_redo().then(|| msg(Msg::Redo))),
+        keyed(focus, "Undo", Shortcut::Undo, can_undo.then_some(Msg::Undo)),
+        keyed(focus, "Redo", Shortcut::Redo, play.game.can_redo().then_some(Msg::Redo)),
         hint_or_move_now,
     ]
     .spacing(6);
     let resign_or_pause = if all_computer {
-        action(focus, if play.paused { "Resume" } else { "Pause" }, (!play.is_over()).then(|| msg(Msg::TogglePause)))
+        action(focus, if play.paused { "Resume" } else { "Pause" }, (!play.is_over()).then_some(Msg::TogglePause))
     } else {
-        action(focus, "Resign", (!play.is_over()).then_some(Message::Ask(Question::Resign)))
+        action(focus, "Resign", (!play.is_over()).then_some(Msg::AskResign))
     };
     let second = row![
-        keyed(focus, "Save", Shortcut::Save, Some(msg(Msg::OpenSave))),
-        keyed(focus, "Load", Shortcut::Load, Some(msg(Msg::OpenLoad))),
+        keyed(focus, "Save", Shortcut::Save, Some(Msg::OpenSave)),
+        keyed(focus, "Load", Shortcut::Load, Some(Msg::OpenLoad)),
         resign_or_pause,
     ]
     .spacing(6);
     let third = row![
-        keyed(focus, "New game", Shortcut::NewGame, Some(Message::NewGameFrom)),
-        keyed(focus, "Keys", Shortcut::KeyboardHelp, Some(Message::Go(Route::Keyboard))),
-        keyed(focus, "Menu", Shortcut::Menu, Some(Message::Leave)),
+        keyed(focus, "New game", Shortcut::NewGame, Some(Msg::NewGame)),
+        keyed(focus, "Keys", Shortcut::KeyboardHelp, Some(Msg::Keyboard)),
+        keyed(focus, "Menu", Shortcut::Menu, Some(Msg::Leave)),
     ]
     .spacing(6);
     column![first, second, third].spacing(6).into()
 }
 
 /// An action button whose tooltip names its keys.
-pub fn keyed<'a>(
-    focus: &Focus<Message>,
-    label: &'a str,
-    shortcut: Shortcut,
-    message: Option<Message>,
-) -> Element<'a, Message> {
+pub fn keyed<'a>(focus: &Focus<Msg>, label: &'a str, shortcut: Shortcut, message: Option<Msg>) -> Element<'a, Msg> {
     tipped(action(focus, label, message), keys::keys_of(shortcut))
 }
 
-fn file_panel<'a>(focus: &Focus<Message>, panel: &'a FilePanel) -> Element<'a, Message> {
+fn file_panel<'a>(focus: &Focus<Msg>, panel: &'a FilePanel) -> Element<'a, Msg> {
     let verb = if panel.saving { "Save" } else { "Load" };
     let mut content = column![
         text(if panel.saving { "Save the game to" } else { "Load a game from" }).size(14),
@@ -671,15 +678,11 @@ fn file_panel<'a>(focus: &Focus<Message>, panel: &'a FilePanel) -> Element<'a, M
             "Path",
             "file-path",
             text_input("path to a .toml file", &panel.path)
-                .on_input(|p| Message::Play(Msg::PathChanged(p)))
-                .on_submit(Message::Play(Msg::ConfirmFile))
+                .on_input(Msg::PathChanged)
+                .on_submit(Msg::ConfirmFile)
                 .size(14)
         ),
-        row![
-            action(focus, verb, Some(Message::Play(Msg::ConfirmFile))),
-            action(focus, "Cancel", Some(Message::Play(Msg::CloseFile))),
-        ]
-        .spacing(6),
+        row![action(focus, verb, Some(Msg::ConfirmFile)), action(focus, "Cancel", Some(Msg::CloseFile)),].spacing(6),
     ]
     .spacing(6);
     if let Some(error) = &panel.error {

@@ -6,13 +6,21 @@ use iced::widget::{column, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_games::Snapshot;
 
-use crate::app::{Message, Route};
 use crate::board_canvas::BoardView;
 use crate::focus::Focus;
 use crate::screen::play::board_options;
 use crate::screen::widgets::{card, heading, page, segmented};
 use crate::settings::Settings;
 use tabula_games::registry::GameKind;
+
+/// What the rules screen asks for.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    /// Show another game's rules.
+    Game(GameKind),
+    /// Back to the home screen.
+    Back,
+}
 
 /// The rules screen's state: the game shown and its start diagram.
 pub struct Rules {
@@ -49,7 +57,7 @@ pub fn choices_of(game: GameKind, rule_set: &tabula_games::RuleSet) -> Vec<(Stri
 }
 
 /// The rules screen.
-pub fn view<'a>(focus: &Focus<Message>, rules: &'a Rules, settings: &'a Settings) -> Element<'a, Message> {
+pub fn view<'a>(focus: &Focus<Msg>, rules: &'a Rules, settings: &'a Settings) -> Element<'a, Msg> {
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game = rules.game;
     let mut sets = column![heading("Rule sets")].spacing(12);
@@ -71,13 +79,13 @@ pub fn view<'a>(focus: &Focus<Message>, rules: &'a Rules, settings: &'a Settings
     let mut side = column![].spacing(8).width(Length::Fixed(260.0));
     if let Some(snapshot) = &rules.diagram {
         let picture =
-            Canvas::new(BoardView::<Message>::picture(snapshot.clone(), board_options(game, settings), &rules.cache))
+            Canvas::new(BoardView::<Msg>::picture(snapshot.clone(), board_options(game, settings), &rules.cache))
                 .width(Length::Fixed(250.0))
                 .height(Length::Fixed(250.0));
         side = side.push(picture).push(text("The starting position of the default rule set.").size(13));
     }
     let body = row![scrollable(column![sets, options].spacing(16).padding([0, 12])).height(Fill).width(Fill), side]
         .spacing(16);
-    let content = column![segmented(focus, "Game", &games, &game, Message::RulesGame), body].spacing(14);
-    page(focus, "Rules", Message::Go(Route::Home), content)
+    let content = column![segmented(focus, "Game", &games, &game, Msg::Game), body].spacing(14);
+    page(focus, "Rules", Msg::Back, content)
 }

@@ -6,7 +6,6 @@ use iced::{Element, Fill, Length, Padding};
 use tabula_core::Levels;
 use tabula_games::engine::MAX_THREADS;
 
-use crate::app::{Message, Route};
 use crate::focus::Focus;
 use crate::screen::widgets::{card, heading, page, pick, stepped_slider};
 use crate::settings::{AnimationSpeed, Settings, ThemeChoice};
@@ -34,6 +33,8 @@ pub enum Msg {
     Sound(bool),
     /// The computer's search threads (0: every core but one).
     Threads(usize),
+    /// Back to the home screen (no change).
+    Back,
 }
 
 /// A choice of search threads in the drop-down list: a count, or 0 for the automatic choice.
@@ -73,50 +74,50 @@ pub fn apply(settings: &mut Settings, msg: Msg) {
         Msg::Pace(ms) => settings.computer_pace_ms = ms,
         Msg::Sound(on) => settings.sound = on,
         Msg::Threads(n) => settings.search_threads = n,
+        Msg::Back => {}
     }
 }
 
-fn labelled<'a>(label: &'a str, control: impl Into<Element<'a, Message>>) -> Element<'a, Message> {
+fn labelled<'a>(label: &'a str, control: impl Into<Element<'a, Msg>>) -> Element<'a, Msg> {
     row![text(label).size(16).width(Length::Fixed(260.0)), control.into()].align_y(iced::Center).into()
 }
 
 /// A labelled drop-down list; one stop of the focus ring, called by its label.
 fn list<'a, T: ToString + PartialEq + Clone + 'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     label: &'a str,
     options: Vec<T>,
     selected: T,
-    on_select: impl Fn(T) -> Message + Copy + 'a,
-) -> Element<'a, Message> {
+    on_select: impl Fn(T) -> Msg + Copy + 'a,
+) -> Element<'a, Msg> {
     labelled(label, pick(focus, label, options, Some(selected), on_select, Length::Shrink))
 }
 
 /// A labelled on/off switch; one stop of the focus ring, called by its label.
 fn switch<'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     label: &'a str,
-    switch: Toggler<'a, Message>,
+    switch: Toggler<'a, Msg>,
     on: bool,
-    on_toggle: impl Fn(bool) -> Message + Copy + 'a,
-) -> Element<'a, Message> {
+    on_toggle: impl Fn(bool) -> Msg + Copy + 'a,
+) -> Element<'a, Msg> {
     labelled(label, focus.choice(label, &[false, true], Some(&on), on_toggle, switch.on_toggle(on_toggle)))
 }
 
 /// The settings screen; `problem` reports a file that could not be read or written.
 pub fn view<'a>(
-    focus: &Focus<Message>,
+    focus: &Focus<Msg>,
     settings: &'a Settings,
     levels: &'a Levels,
     problem: Option<&'a str>,
-) -> Element<'a, Message> {
-    let msg = |m: Msg| Message::Settings(m);
+) -> Element<'a, Msg> {
     let level_names: Vec<String> = levels.all().iter().map(|l| l.name.clone()).collect();
-    let toggle = |label, on, to: fn(bool) -> Msg| switch(focus, label, toggler(on), on, move |b| msg(to(b)));
+    let toggle = |label, on, to: fn(bool) -> Msg| switch(focus, label, toggler(on), on, to);
     let animation = AnimationSpeed::ALL.to_vec();
     let board = card(
         column![
             heading("Board"),
-            list(focus, "Flip animation", animation, settings.animation, move |s| msg(Msg::Animation(s))),
+            list(focus, "Flip animation", animation, settings.animation, Msg::Animation),
             toggle("Othello legal-move markers", settings.legal_markers, Msg::LegalMarkers),
             toggle("Renju forbidden-point markers", settings.forbidden_markers, Msg::ForbiddenMarkers),
             toggle("Gomoku move numbers", settings.move_numbers, Msg::MoveNumbers),
@@ -125,9 +126,9 @@ pub fn view<'a>(
         .spacing(12),
     )
     .width(Fill);
-    let theme = list(focus, "Theme", ThemeChoice::ALL.to_vec(), settings.theme, move |t| msg(Msg::Theme(t)));
+    let theme = list(focus, "Theme", ThemeChoice::ALL.to_vec(), settings.theme, Msg::Theme);
     let level = settings.default_level.clone();
-    let level = list(focus, "Default computer level", level_names, level, move |n| msg(Msg::DefaultLevel(n)));
+    let level = list(focus, "Default computer level", level_names, level, Msg::DefaultLevel);
     let pace_ms = settings.computer_pace_ms.min(2000) as u32 / 100 * 100;
     let pace = stepped_slider(
         focus,
@@ -135,7 +136,7 @@ pub fn view<'a>(
         0..=2000,
         100,
         pace_ms,
-        move |v| msg(Msg::Pace(u64::from(v))),
+        move |v| Msg::Pace(u64::from(v)),
         Length::Fixed(200.0),
     );
     let threads = list(
@@ -143,7 +144,7 @@ pub fn view<'a>(
         "Computer's search threads",
         thread_choices(settings.search_threads),
         ThreadChoice(settings.search_threads),
-        move |t| msg(Msg::Threads(t.0)),
+        |t: ThreadChoice| Msg::Threads(t.0),
     );
     let bell = toggler(settings.sound).label("terminal bell, no audio device needed");
     let general = card(
@@ -158,7 +159,7 @@ pub fn view<'a>(
                     .align_y(iced::Center),
             ),
             threads,
-            switch(focus, "Bell on a refused move", bell, settings.sound, move |b| msg(Msg::Sound(b))),
+            switch(focus, "Bell on a refused move", bell, settings.sound, Msg::Sound),
         ]
         .spacing(12),
     )
@@ -169,5 +170,5 @@ pub fn view<'a>(
     }
     // In a short window the settings scroll, so that every one stays reachable; the scrollbar gets its own margin.
     let content = content.padding(Padding::ZERO.right(14));
-    page(focus, "Settings", Message::Go(Route::Home), scrollable(content).height(Fill))
+    page(focus, "Settings", Msg::Back, scrollable(content).height(Fill))
 }
