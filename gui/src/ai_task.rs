@@ -115,8 +115,8 @@ impl Request {
         Finished { generation: self.generation, purpose: self.purpose, analysis }
     }
 
-    /// Runs the search on a blocking thread of the runtime; its answer becomes a message.
-    pub fn into_task<M: Send + 'static>(self, on_done: fn(Finished) -> M) -> Task<M> {
+    /// Runs the search on a blocking thread of the runtime.
+    pub fn into_task(self) -> Task<Finished> {
         let generation = self.generation;
         let purpose = self.purpose;
         Task::perform(
@@ -126,7 +126,7 @@ impl Request {
                     Err(_) => Finished { generation, purpose, analysis: None },
                 }
             },
-            on_done,
+            std::convert::identity,
         )
     }
 }

@@ -5,11 +5,13 @@ use std::time::{Duration, Instant};
 
 use iced::widget::canvas::Cache;
 use iced::{Element, Subscription, Task, Theme, time};
-use tabula_core::{GameResult, Level, Levels};
+use tabula_core::{Level, Levels};
 use tabula_games::Snapshot;
 
-use crate::ai_task::{self, Finished, Purpose, Request};
+use crate::ai_task::Finished;
+use crate::computer::{AiRunner, Computer};
 use crate::focus::{Focus, Ring, Stop};
+use crate::journal::Journal;
 use crate::keys::{self, Shortcut};
 use crate::online::Online;
 pub use crate::screen::Route;
@@ -21,12 +23,12 @@ use crate::screen::rules::{self, Rules};
 use crate::screen::{home, settings as settings_screen, statistics};
 use crate::series;
 use crate::settings::Settings;
-use crate::stats::{self, Statistics};
+use crate::stats::Statistics;
 use crate::storage::{self, Paths};
 use crate::theme::iced_theme;
 use tabula_games::exchange;
 use tabula_games::registry::{self, GameKind};
-use tabula_games::save_file::{MatchFactory, SavedGame};
+use tabula_games::save_file::MatchFactory;
 use tabula_games::setup::{GameSetup, LevelChoice, Seat};
 
 /// A question asked before something that cannot be taken back lightly.
@@ -112,28 +114,17 @@ pub enum Screen {
     Online,
 }
 
-/// Where the computer's searches run.
-#[derive(Debug)]
-pub enum AiRunner {
-    /// On blocking threads, answering with messages (the real app).
-    Background,
-    /// Kept until the owner runs them with [`App::run_queued_searches`] (tests).
-    Queued(Vec<Request>),
-}
-
 /// The whole app.
 pub struct App {
     paths: Paths,
     settings: Settings,
-    stats: Statistics,
-    levels: Levels,
+    journal: Journal,
+    computer: Computer,
     factory: MatchFactory,
-    runner: AiRunner,
     screen: Screen,
     form: Form,
     form_error: Option<String>,
     play: Option<Play>,
-    generation: u64,
     now: Instant,
     notice: Option<String>,
     settings_problem: Option<String>,
@@ -143,7 +134,6 @@ pub struct App {
     came_from: Screen,
     online: Option<Online>,
     online_forms: Forms,
-    autosave_exists: bool,
     rules: Rules,
     compare: Compare,
     pictures: Vec<(Snapshot, Cache)>,
@@ -156,21 +146,18 @@ impl App {
     #[must_use]
     pub fn new(paths: Paths, levels: Levels, factory: MatchFactory, runner: AiRunner) -> App {
         let (settings, settings_problem) = Settings::load(&paths.settings());
-        let (stats, stats_problem) = Statistics::load(&paths.statistics());
+        let (journal, stats_problem) = Journal::open(&paths);
         let default_level = LevelChoice::Named(settings.default_level.clone());
-        let autosave_exists = paths.current_game().exists();
         let mut app = App {
             form: Form::new(GameKind::Othello, default_level),
             paths,
             settings,
-            stats,
-            levels,
+            journal,
+            computer: Computer::new(levels, runner),
             factory,
-            runner,
             screen: Screen::Home,
             form_error: None,
             play: None,
-            generation: 0,
             now: Instant::now(),
             notice: stats_problem,
             settings_problem,
@@ -179,7 +166,6 @@ impl App {
             came_from: Screen::Home,
             online: None,
             online_forms: Forms::default(),
-            autosave_exists,
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
             pictures: GameKind::ALL.iter().map(|&g| (home::sample_position(g), Cache::new())).collect(),
@@ -244,7 +230,7 @@ impl App {
     /// The statistics.
     #[must_use]
     pub fn statistics(&self) -> &Statistics {
-        &self.stats
+        self.journal.statistics()
     }
 
     /// The settings.
@@ -287,10 +273,7 @@ impl App {
 
     /// Runs every queued search on this thread and returns their answers as messages (tests).
     pub fn run_queued_searches(&mut self) -> Vec<Message> {
-        match &mut self.runner {
-            AiRunner::Queued(requests) => requests.drain(..).map(|r| Message::AiFinished(r.run())).collect(),
-            AiRunner::Background => Vec::new(),
-        }
+        self.computer.run_queued().into_iter().map(Message::AiFinished).collect()
     }
 
     fn start_position(&self, game: GameKind) -> Option<Snapshot> {
@@ -372,8 +355,7 @@ impl App {
             Message::Statistics(statistics::Msg::Reset(reset)) => {
                 self.confirm_reset = false;
                 if reset {
-                    self.stats = Statistics::default();
-                    self.notice = self.stats.save(&self.paths.statistics()).err();
+                    self.notice = self.journal.reset_statistics();
                 }
                 Task::none()
             }
@@ -802,12 +784,7 @@ impl App {
             self.screen = Screen::Play;
             return self.sync_play();
         }
-        let path = self.paths.current_game();
-        let loaded = storage::read_optional(&path).and_then(|text| {
-            let text = text.ok_or_else(|| "there is no unfinished game".to_string())?;
-            SavedGame::parse(&text, &path.display().to_string(), self.factory)
-        });
-        match loaded {
+        match self.journal.unfinished(self.factory) {
             Ok((saved, game)) => {
                 self.play = Some(Play::new(saved.setup, game));
                 self.screen = Screen::Play;
@@ -965,120 +942,36 @@ impl App {
     }
 
     fn start_hint(&mut self) -> Task<Message> {
-        let level = self.hint_level();
-        let generation = self.next_generation();
         let Some(play) = &mut self.play else { return Task::none() };
-        if !play.human_to_move() || play.thinking.is_some() || play.viewing.is_some() {
-            return Task::none();
-        }
-        let threads = self.settings.threads();
-        let (thinking, request) = ai_task::prepare(
-            play.game.as_ref(),
-            &level,
-            threads,
-            generation,
-            generation,
-            Purpose::Hint,
-            Duration::ZERO,
-        );
-        play.thinking = Some(thinking);
-        play.status = None;
-        self.dispatch(request)
-    }
-
-    fn hint_level(&self) -> Level {
-        let mut level =
-            self.levels.get("Hard").or_else(|| self.levels.hardest()).cloned().unwrap_or_else(|| Level::custom(4));
-        level.randomness = 0;
-        level.time_ms = Some(level.time_ms.map_or(1500, |t| t.min(1500)));
-        level
-    }
-
-    fn next_generation(&mut self) -> u64 {
-        self.generation += 1;
-        self.generation
-    }
-
-    fn dispatch(&mut self, request: Request) -> Task<Message> {
-        match &mut self.runner {
-            AiRunner::Background => request.into_task(Message::AiFinished),
-            AiRunner::Queued(queue) => {
-                queue.push(request);
-                Task::none()
-            }
-        }
+        self.computer.hint(play, &self.settings).map(Message::AiFinished)
     }
 
     fn ai_finished(&mut self, finished: Finished) -> Task<Message> {
-        let settings = self.settings.clone();
         let Some(play) = &mut self.play else { return Task::none() };
-        if play.thinking.as_ref().is_none_or(|t| t.generation != finished.generation) {
-            return Task::none();
+        if play.finish_search(finished, &self.settings) {
+            return self.sync_play();
         }
-        play.thinking = None;
-        let side = play.game.to_move();
-        match (finished.purpose, finished.analysis) {
-            (Purpose::Move, Some(analysis)) => {
-                play.apply_computer_move(&analysis, &settings);
-                play.analysis = Some((side, analysis));
-            }
-            (Purpose::Move, None) => play.status = Some("The computer found no move.".into()),
-            (Purpose::Hint, Some(analysis)) => {
-                play.hint = analysis.cell;
-                play.status = Some(format!("Hint: {}", analysis.notation));
-                play.analysis = Some((side, analysis));
-            }
-            (Purpose::Hint, None) => play.status = Some("No hint: there is nothing to play.".into()),
-        }
-        self.sync_play()
+        Task::none()
     }
 
     /// After any change to the game: count a finished game, keep the autosave current, and set the computer
     /// thinking when it is its turn.
     fn sync_play(&mut self) -> Task<Message> {
         let Some(play) = &mut self.play else { return Task::none() };
-        if play.is_over() {
-            if !play.recorded {
-                play.recorded = true;
-                record_result(play, &mut self.stats);
-                if let Err(e) = self.stats.save(&self.paths.statistics()) {
-                    play.status = Some(e);
-                }
-            }
-            let _ = std::fs::remove_file(self.paths.current_game());
-            self.autosave_exists = false;
+        self.journal.record(play);
+        if self.screen != Screen::Play || play.is_over() {
             return Task::none();
         }
-        if play.game.ply() > 0 {
-            let text = SavedGame::of(&play.setup, play.game.as_ref()).to_toml();
-            match storage::write_atomic(&self.paths.current_game(), &text) {
-                Ok(()) => self.autosave_exists = true,
-                Err(e) => play.status = Some(e),
-            }
-        }
-        if self.screen != Screen::Play || play.thinking.is_some() || !play.computer_to_move() {
-            return Task::none();
-        }
-        let level = match play.setup.seat(play.game.to_move()) {
-            Seat::Computer(choice) => choice.resolve(&self.levels),
-            Seat::Human => return Task::none(),
-        };
-        self.generation += 1;
-        let generation = self.generation;
-        let pace = Duration::from_millis(self.settings.computer_pace_ms);
-        let threads = self.settings.threads();
-        let (thinking, request) =
-            ai_task::prepare(play.game.as_ref(), &level, threads, generation, generation, Purpose::Move, pace);
-        play.thinking = Some(thinking);
-        self.dispatch(request)
+        self.computer.think(play, &self.settings).map(Message::AiFinished)
     }
 
     /// The level of the compare screen's series: the one picked there, else Easy, else the weakest.
     fn series_level(&self) -> Level {
-        let picked = self.compare.series_level.as_deref().and_then(|name| self.levels.get(name));
+        let levels = self.computer.levels();
+        let picked = self.compare.series_level.as_deref().and_then(|name| levels.get(name));
         picked
-            .or_else(|| self.levels.get("Easy"))
-            .or_else(|| self.levels.all().first())
+            .or_else(|| levels.get("Easy"))
+            .or_else(|| levels.all().first())
             .cloned()
             .unwrap_or_else(|| Level::custom(2))
     }
@@ -1094,7 +987,7 @@ impl App {
         if specs.is_empty() {
             return Task::none();
         }
-        let generation = self.next_generation();
+        let generation = self.computer.next_generation();
         let games = self.compare.series_games;
         let (run, task) = series::start(specs, self.series_level(), games, generation, Message::SeriesFinished);
         self.compare.series = Some(run);
@@ -1172,24 +1065,24 @@ impl App {
                 focus.nest(Message::Online, |focus| online_screen::view(focus, &self.online_forms, status))
             }
             (Screen::NewGame, _) => focus.nest(Message::NewGame, |focus| {
-                new_game::view(focus, &self.form, &self.levels, self.form_error.as_deref())
+                new_game::view(focus, &self.form, self.computer.levels(), self.form_error.as_deref())
             }),
             (Screen::Keyboard, _) => crate::screen::keyboard::view(focus, Message::CloseHelp),
-            (Screen::Statistics, _) => {
-                focus.nest(Message::Statistics, |focus| statistics::view(focus, &self.stats, self.confirm_reset))
-            }
+            (Screen::Statistics, _) => focus.nest(Message::Statistics, |focus| {
+                statistics::view(focus, self.journal.statistics(), self.confirm_reset)
+            }),
             (Screen::Rules, _) => focus.nest(Message::Rules, |focus| rules::view(focus, &self.rules, &self.settings)),
             (Screen::Settings, _) => focus.nest(Message::Settings, |focus| {
-                settings_screen::view(focus, &self.settings, &self.levels, self.settings_problem.as_deref())
+                settings_screen::view(focus, &self.settings, self.computer.levels(), self.settings_problem.as_deref())
             }),
             (Screen::Compare, _) => {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
-                let names = self.levels.all().iter().map(|l| l.name.clone()).collect();
+                let names = self.computer.levels().all().iter().map(|l| l.name.clone()).collect();
                 let level = self.series_level().name;
                 focus.nest(Message::Compare, |focus| compare::view(focus, &self.compare, can_replay, level, names))
             }
             (Screen::Home, _) => {
-                let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.autosave_exists;
+                let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.journal.has_unfinished();
                 focus.nest(Message::Home, |focus| {
                     home::view(focus, &self.pictures, &self.settings, can_continue, self.notice.as_deref())
                 })
@@ -1210,16 +1103,4 @@ fn toggle_full_screen() -> Task<Message> {
             iced::window::set_mode(id, next)
         })
     })
-}
-
-/// Counts a finished human-vs-computer game in the statistics.
-fn record_result(play: &Play, stats: &mut Statistics) {
-    let (Some(human), Some(outcome)) = (play.setup.lone_human(), play.outcome()) else { return };
-    let Seat::Computer(level) = play.setup.seat(human.opponent()) else { return };
-    let result = match outcome.result {
-        GameResult::Win(p) if p == human => stats::Result::Win,
-        GameResult::Win(_) => stats::Result::Loss,
-        GameResult::Draw => stats::Result::Draw,
-    };
-    stats.add(play.kind().id(), &play.setup.spec.rule_set, &level.label(), result);
 }

@@ -5,7 +5,8 @@ use rand::seq::IndexedRandom;
 use tabula_core::{Player, random};
 use tabula_games::{Cell, Marker};
 
-use crate::app::{AiRunner, App, Message, Route, Screen};
+use crate::app::{App, Message, Route, Screen};
+use crate::computer::AiRunner;
 use crate::screen::{new_game, play, settings as settings_screen, statistics};
 use crate::storage::test_dir::TempDir;
 use crate::test_game;

@@ -10,7 +10,7 @@ use iced::{Background, Border, Color, Element, Fill, Length, Theme};
 use tabula_core::{GameResult, Outcome, Player};
 use tabula_games::{Analysis, Cell, Match, MoveReport, Snapshot};
 
-use crate::ai_task::{Purpose, Thinking};
+use crate::ai_task::{Finished, Purpose, Thinking};
 use crate::animation::{FlipAnimation, IllegalFlash};
 use crate::board_canvas::{BoardOptions, BoardStyle, BoardView, Coordinates, StoneIcon};
 use crate::focus::Focus;
@@ -317,6 +317,30 @@ impl Play {
                 Cell::new(step(c.x, dx, w), step(c.y, dy, h))
             }
         });
+    }
+
+    /// Takes the answer of a search: plays the computer's move or shows the hint. `false` when the answer is
+    /// stale (from a search this game no longer waits for).
+    pub fn finish_search(&mut self, finished: Finished, settings: &Settings) -> bool {
+        if self.thinking.as_ref().is_none_or(|t| t.generation != finished.generation) {
+            return false;
+        }
+        self.thinking = None;
+        let side = self.game.to_move();
+        match (finished.purpose, finished.analysis) {
+            (Purpose::Move, Some(analysis)) => {
+                self.apply_computer_move(&analysis, settings);
+                self.analysis = Some((side, analysis));
+            }
+            (Purpose::Move, None) => self.status = Some("The computer found no move.".into()),
+            (Purpose::Hint, Some(analysis)) => {
+                self.hint = analysis.cell;
+                self.status = Some(format!("Hint: {}", analysis.notation));
+                self.analysis = Some((side, analysis));
+            }
+            (Purpose::Hint, None) => self.status = Some("No hint: there is nothing to play.".into()),
+        }
+        true
     }
 
     /// Time passes: a finished animation or flash goes away.
