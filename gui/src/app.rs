@@ -18,15 +18,14 @@ pub use crate::screen::Route;
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
 use crate::screen::online::{self as online_screen, Forms};
-use crate::screen::play::{self, FilePanel, Play};
+use crate::screen::play::{self, Play};
 use crate::screen::rules::{self, Rules};
 use crate::screen::{home, settings as settings_screen, statistics};
 use crate::series;
 use crate::settings::Settings;
 use crate::stats::Statistics;
-use crate::storage::{self, Paths};
+use crate::storage::Paths;
 use crate::theme::iced_theme;
-use tabula_games::exchange;
 use tabula_games::registry::{self, GameKind};
 use tabula_games::save_file::MatchFactory;
 use tabula_games::setup::{GameSetup, LevelChoice, Seat};
@@ -409,38 +408,35 @@ impl App {
         }
     }
 
-    /// A play-screen message: the ways out of the screen and the questions first, then the game's own.
+    /// A play-screen message: in a network game, moves and answers go through the connection.
     fn play_message(&mut self, msg: play::Msg) -> Task<Message> {
-        match msg {
-            play::Msg::Leave => {
-                let in_progress =
-                    self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
-                if in_progress && self.screen == Screen::Play {
-                    self.question = Some(if self.online.is_some() { Question::LeaveOnline } else { Question::Leave });
-                    return Task::none();
-                }
-                self.go(Route::Home)
-            }
-            play::Msg::AskResign => {
-                self.question = Some(Question::Resign);
-                Task::none()
-            }
-            play::Msg::Keyboard => self.go(Route::Keyboard),
-            play::Msg::NewGame if self.online.is_some() => self.update_online(online_screen::Msg::OfferNewGame),
-            play::Msg::NewGame => {
-                let default_level = self.default_level();
-                if let Some(play) = &mut self.play {
-                    play.cancel_thinking();
-                    self.form = Form::from_setup(&play.setup, default_level);
-                }
-                self.came_from = self.screen;
-                self.screen = Screen::NewGame;
-                Task::none()
-            }
-            play::Msg::Online(msg) => self.update_online(msg),
-            msg if self.online.is_some() => self.online_play(msg),
-            msg => self.update_play(msg),
+        if self.online.is_some() { self.online_play(msg) } else { self.update_play(msg) }
+    }
+
+    /// Back to the menu from the play screen, asking first when a game is in progress.
+    fn leave(&mut self) -> Task<Message> {
+        let in_progress = self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
+        if in_progress && self.screen == Screen::Play {
+            self.question = Some(if self.online.is_some() { Question::LeaveOnline } else { Question::Leave });
+            return Task::none();
         }
+        self.go(Route::Home)
+    }
+
+    /// The new-game form filled in from the current game; in a network game, a new game offered to the other
+    /// player.
+    fn new_game_from(&mut self) -> Task<Message> {
+        if self.online.is_some() {
+            return self.update_online(online_screen::Msg::OfferNewGame);
+        }
+        let default_level = self.default_level();
+        if let Some(play) = &mut self.play {
+            play.cancel_thinking();
+            self.form = Form::from_setup(&play.setup, default_level);
+        }
+        self.came_from = self.screen;
+        self.screen = Screen::NewGame;
+        Task::none()
     }
 
     fn go(&mut self, route: Route) -> Task<Message> {
@@ -764,9 +760,7 @@ impl App {
             | play::Msg::Keyboard
             | play::Msg::Leave
             | play::Msg::AskResign
-            | play::Msg::Online(_) => {
-                return self.play_message(msg);
-            }
+            | play::Msg::Online(_) => return self.update_play(msg),
         };
         match result {
             Ok(()) => play.status = None,
@@ -814,136 +808,24 @@ impl App {
     }
 
     fn update_play(&mut self, msg: play::Msg) -> Task<Message> {
-        let settings = self.settings.clone();
-        let default_path = |saving: bool, play: &Play| {
-            let dir = self.paths.saves();
-            let name = if saving {
-                let secs =
-                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-                format!("{}-{secs}.toml", play.kind().id())
-            } else {
-                String::new()
-            };
-            dir.join(name).display().to_string()
-        };
         let Some(play) = &mut self.play else { return Task::none() };
-        match msg {
-            play::Msg::Clicked(cell) => {
-                if play.click(cell, &settings) {
-                    return self.sync_play();
-                }
-            }
-            play::Msg::Pass => {
-                if play.human_to_move()
-                    && play.game.must_pass()
-                    && let Ok(report) = play.game.pass()
-                {
-                    play.after_move(&report, &settings);
-                    return self.sync_play();
-                }
-            }
-            play::Msg::Undo => {
-                play.undo();
-                return self.sync_play();
-            }
-            play::Msg::Redo => {
-                play.redo();
-                return self.sync_play();
-            }
-            play::Msg::Hint => return self.start_hint(),
-            play::Msg::MoveNow => {
-                if let Some(thinking) = play.move_search() {
-                    thinking.move_now();
-                }
-            }
-            play::Msg::Resign => {
-                play.resign();
-                return self.sync_play();
-            }
-            play::Msg::View(ply) => play.view(ply),
-            play::Msg::ViewLive => play.view(play.game.ply()),
-            play::Msg::TogglePause => {
-                play.paused = !play.paused;
-                if play.paused {
-                    play.cancel_thinking();
-                }
-                return self.sync_play();
-            }
-            play::Msg::OpenSave | play::Msg::OpenLoad => {
-                let saving = msg == play::Msg::OpenSave;
-                let path = default_path(saving, play);
-                play.file_panel = Some(FilePanel { saving, path, error: None });
-            }
-            play::Msg::PathChanged(path) => {
-                if let Some(panel) = &mut play.file_panel {
-                    panel.path = path;
-                    panel.error = None;
-                }
-            }
-            play::Msg::ConfirmFile => return self.confirm_file(),
-            play::Msg::CloseFile => play.file_panel = None,
-            play::Msg::NewGame
-            | play::Msg::Keyboard
-            | play::Msg::Leave
-            | play::Msg::AskResign
-            | play::Msg::Online(_) => {
-                return self.play_message(msg);
-            }
-        }
-        Task::none()
-    }
-
-    fn confirm_file(&mut self) -> Task<Message> {
-        let factory = self.factory;
-        let Some(play) = &mut self.play else { return Task::none() };
-        let Some(panel) = play.file_panel.clone() else { return Task::none() };
-        let path = std::path::PathBuf::from(panel.path.trim());
-        if panel.path.trim().is_empty() {
-            if let Some(p) = &mut play.file_panel {
-                p.error = Some("Type the path of a file.".into());
-            }
-            return Task::none();
-        }
-        let format = exchange::Format::of(&path);
-        if panel.saving {
-            let written = exchange::export(format, &play.setup, play.game.as_ref())
-                .and_then(|text| storage::write_atomic(&path, &text));
-            match written {
-                Ok(()) => {
-                    play.file_panel = None;
-                    play.status = Some(format!("Saved to {}", path.display()));
-                }
-                Err(e) => {
-                    if let Some(p) = &mut play.file_panel {
-                        p.error = Some(e);
-                    }
-                }
-            }
-            return Task::none();
-        }
-        let loaded = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            .and_then(|text| exchange::import(format, &text, &path.display().to_string(), factory));
-        match loaded {
-            Ok((setup, game)) => {
-                let mut fresh = Play::new(setup, game);
-                fresh.status = Some(format!("Loaded {}", path.display()));
-                fresh.recorded = fresh.is_over();
-                self.play = Some(fresh);
+        match play.update(msg, &self.settings, &self.paths.saves(), self.factory) {
+            play::Action::None => Task::none(),
+            play::Action::Changed => self.sync_play(),
+            play::Action::Hint => self.computer.hint(play, &self.settings).map(Message::AiFinished),
+            play::Action::Open(fresh) => {
+                self.play = Some(*fresh);
                 self.sync_play()
             }
-            Err(e) => {
-                if let Some(p) = &mut play.file_panel {
-                    p.error = Some(e);
-                }
+            play::Action::NewGame => self.new_game_from(),
+            play::Action::Keyboard => self.go(Route::Keyboard),
+            play::Action::Leave => self.leave(),
+            play::Action::AskResign => {
+                self.question = Some(Question::Resign);
                 Task::none()
             }
+            play::Action::Online(msg) => self.update_online(msg),
         }
-    }
-
-    fn start_hint(&mut self) -> Task<Message> {
-        let Some(play) = &mut self.play else { return Task::none() };
-        self.computer.hint(play, &self.settings).map(Message::AiFinished)
     }
 
     fn ai_finished(&mut self, finished: Finished) -> Task<Message> {

@@ -2,6 +2,7 @@
 //! controls and the result banner. The game flow (turns, the computer, undo) lives in [`Play`]'s methods; the
 //! app connects them to the computer's thinking and to storage.
 
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use iced::widget::canvas::{self, Cache};
@@ -17,8 +18,11 @@ use crate::focus::Focus;
 use crate::keys::{self, Shortcut};
 use crate::screen::widgets::{action, card_style, tipped};
 use crate::settings::Settings;
+use crate::storage;
 use crate::theme::board_palette;
+use tabula_games::exchange;
 use tabula_games::registry::GameKind;
+use tabula_games::save_file::MatchFactory;
 use tabula_games::setup::{GameSetup, Seat, colour_name};
 
 /// What the play screen asks of the app.
@@ -63,6 +67,28 @@ pub enum Msg {
     /// Ask before resigning.
     AskResign,
     /// Something about the network game this screen mirrors.
+    Online(crate::screen::online::Msg),
+}
+
+/// What a play-screen message asks of the app.
+pub enum Action {
+    /// Nothing more.
+    None,
+    /// The game changed: save it, count it, and let the computer move if it is its turn.
+    Changed,
+    /// Search a move for the human.
+    Hint,
+    /// The game read from a file takes this one's place.
+    Open(Box<Play>),
+    /// Open the new-game form filled in from this game.
+    NewGame,
+    /// Show the keyboard help.
+    Keyboard,
+    /// Back to the menu (asking first when a game is in progress).
+    Leave,
+    /// Ask before resigning.
+    AskResign,
+    /// Something about the network game.
     Online(crate::screen::online::Msg),
 }
 
@@ -317,6 +343,115 @@ impl Play {
                 Cell::new(step(c.x, dx, w), step(c.y, dy, h))
             }
         });
+    }
+
+    /// Handles a message of the play screen; `saves` is the folder the save panel offers, `factory` starts the
+    /// games of loaded files.
+    pub fn update(&mut self, msg: Msg, settings: &Settings, saves: &Path, factory: MatchFactory) -> Action {
+        match msg {
+            Msg::Clicked(cell) if self.click(cell, settings) => return Action::Changed,
+            Msg::Clicked(_) => {}
+            Msg::Pass => {
+                if self.human_to_move()
+                    && self.game.must_pass()
+                    && let Ok(report) = self.game.pass()
+                {
+                    self.after_move(&report, settings);
+                    return Action::Changed;
+                }
+            }
+            Msg::Undo => {
+                self.undo();
+                return Action::Changed;
+            }
+            Msg::Redo => {
+                self.redo();
+                return Action::Changed;
+            }
+            Msg::Hint => return Action::Hint,
+            Msg::MoveNow => {
+                if let Some(thinking) = self.move_search() {
+                    thinking.move_now();
+                }
+            }
+            Msg::Resign => {
+                self.resign();
+                return Action::Changed;
+            }
+            Msg::View(ply) => self.view(ply),
+            Msg::ViewLive => self.view(self.game.ply()),
+            Msg::TogglePause => {
+                self.paused = !self.paused;
+                if self.paused {
+                    self.cancel_thinking();
+                }
+                return Action::Changed;
+            }
+            Msg::OpenSave | Msg::OpenLoad => {
+                let saving = msg == Msg::OpenSave;
+                let name = if saving {
+                    let secs =
+                        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+                    format!("{}-{secs}.toml", self.kind().id())
+                } else {
+                    String::new()
+                };
+                let path = saves.join(name).display().to_string();
+                self.file_panel = Some(FilePanel { saving, path, error: None });
+            }
+            Msg::PathChanged(path) => {
+                if let Some(panel) = &mut self.file_panel {
+                    panel.path = path;
+                    panel.error = None;
+                }
+            }
+            Msg::ConfirmFile => return self.confirm_file(factory),
+            Msg::CloseFile => self.file_panel = None,
+            Msg::NewGame => return Action::NewGame,
+            Msg::Keyboard => return Action::Keyboard,
+            Msg::Leave => return Action::Leave,
+            Msg::AskResign => return Action::AskResign,
+            Msg::Online(msg) => return Action::Online(msg),
+        }
+        Action::None
+    }
+
+    /// Saves to or loads from the file panel's path; a problem stays in the panel.
+    fn confirm_file(&mut self, factory: MatchFactory) -> Action {
+        let Some(panel) = &mut self.file_panel else { return Action::None };
+        let path = PathBuf::from(panel.path.trim());
+        if panel.path.trim().is_empty() {
+            panel.error = Some("Type the path of a file.".into());
+            return Action::None;
+        }
+        let format = exchange::Format::of(&path);
+        if panel.saving {
+            let written = exchange::export(format, &self.setup, self.game.as_ref())
+                .and_then(|text| storage::write_atomic(&path, &text));
+            match written {
+                Ok(()) => {
+                    self.file_panel = None;
+                    self.status = Some(format!("Saved to {}", path.display()));
+                }
+                Err(e) => panel.error = Some(e),
+            }
+            return Action::None;
+        }
+        let loaded = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+            .and_then(|text| exchange::import(format, &text, &path.display().to_string(), factory));
+        match loaded {
+            Ok((setup, game)) => {
+                let mut fresh = Play::new(setup, game);
+                fresh.status = Some(format!("Loaded {}", path.display()));
+                fresh.recorded = fresh.is_over();
+                Action::Open(Box::new(fresh))
+            }
+            Err(e) => {
+                panel.error = Some(e);
+                Action::None
+            }
+        }
     }
 
     /// Takes the answer of a search: plays the computer's move or shows the hint. `false` when the answer is
