@@ -14,10 +14,11 @@ use crate::focus::{Focus, Ring, Stop};
 use crate::journal::Journal;
 use crate::keys::{self, Shortcut};
 use crate::online::Online;
+use crate::online_play::{self, OnlinePlay};
 pub use crate::screen::Route;
 use crate::screen::compare::{self, Compare};
 use crate::screen::new_game::{self, Form};
-use crate::screen::online::{self as online_screen, Forms};
+use crate::screen::online as online_screen;
 use crate::screen::play::{self, Play};
 use crate::screen::rules::{self, Rules};
 use crate::screen::{home, settings as settings_screen, statistics};
@@ -28,7 +29,7 @@ use crate::storage::Paths;
 use crate::theme::iced_theme;
 use tabula_games::registry::{self, GameKind};
 use tabula_games::save_file::MatchFactory;
-use tabula_games::setup::{GameSetup, LevelChoice, Seat};
+use tabula_games::setup::LevelChoice;
 
 /// A question asked before something that cannot be taken back lightly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,8 +132,7 @@ pub struct App {
     question: Option<Question>,
     /// The screen the new-game form or the keyboard help was opened from, for [`Route::Back`].
     came_from: Screen,
-    online: Option<Online>,
-    online_forms: Forms,
+    net: OnlinePlay,
     rules: Rules,
     compare: Compare,
     pictures: Vec<(Snapshot, Cache)>,
@@ -163,8 +163,7 @@ impl App {
             confirm_reset: false,
             question: None,
             came_from: Screen::Home,
-            online: None,
-            online_forms: Forms::default(),
+            net: OnlinePlay::default(),
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
             pictures: GameKind::ALL.iter().map(|&g| (home::sample_position(g), Cache::new())).collect(),
@@ -217,7 +216,7 @@ impl App {
     /// The network game, if one is on.
     #[must_use]
     pub fn online(&self) -> Option<&Online> {
-        self.online.as_ref()
+        self.net.online()
     }
 
     /// The question waiting for an answer.
@@ -391,16 +390,14 @@ impl App {
     fn answer(&mut self, yes: bool) -> Task<Message> {
         match self.question.take() {
             Some(Question::Leave | Question::LeaveOnline) if yes => {
-                if let Some(mut online) = self.online.take() {
-                    online.leave();
+                if self.net.is_on() {
+                    self.net.leave();
                     self.play = None;
                 }
                 self.go(Route::Home)
             }
-            Some(Question::Resign) if yes && self.online.is_some() => {
-                if let Some(online) = &mut self.online {
-                    online.resign();
-                }
+            Some(Question::Resign) if yes && self.net.is_on() => {
+                self.net.resign();
                 self.mirror_online()
             }
             Some(Question::Resign) if yes => self.update_play(play::Msg::Resign),
@@ -410,14 +407,14 @@ impl App {
 
     /// A play-screen message: in a network game, moves and answers go through the connection.
     fn play_message(&mut self, msg: play::Msg) -> Task<Message> {
-        if self.online.is_some() { self.online_play(msg) } else { self.update_play(msg) }
+        if self.net.is_on() { self.online_play(msg) } else { self.update_play(msg) }
     }
 
     /// Back to the menu from the play screen, asking first when a game is in progress.
     fn leave(&mut self) -> Task<Message> {
-        let in_progress = self.online.is_some() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
+        let in_progress = self.net.is_on() || self.play.as_ref().is_some_and(|p| !p.is_over() && p.game.ply() > 0);
         if in_progress && self.screen == Screen::Play {
-            self.question = Some(if self.online.is_some() { Question::LeaveOnline } else { Question::Leave });
+            self.question = Some(if self.net.is_on() { Question::LeaveOnline } else { Question::Leave });
             return Task::none();
         }
         self.go(Route::Home)
@@ -426,7 +423,7 @@ impl App {
     /// The new-game form filled in from the current game; in a network game, a new game offered to the other
     /// player.
     fn new_game_from(&mut self) -> Task<Message> {
-        if self.online.is_some() {
+        if self.net.is_on() {
             return self.update_online(online_screen::Msg::OfferNewGame);
         }
         let default_level = self.default_level();
@@ -462,8 +459,7 @@ impl App {
             Route::Rules => Screen::Rules,
             Route::Settings => Screen::Settings,
             Route::Online => {
-                self.online_forms.error = None;
-                self.online_forms.addresses = crate::online::local_addresses();
+                self.net.open_forms();
                 Screen::Online
             }
             Route::Keyboard => {
@@ -584,193 +580,40 @@ impl App {
     }
 
     fn update_online(&mut self, msg: online_screen::Msg) -> Task<Message> {
-        use online_screen::Msg;
-        let forms = &mut self.online_forms;
-        match msg {
-            Msg::Form(change) => {
-                let _ = forms.game.update(change);
-            }
-            Msg::Colour(colour) => forms.colour = colour,
-            Msg::Port(port) => forms.port = port,
-            Msg::Reach(reach) => forms.reach = reach,
-            Msg::Address(address) => forms.address = address,
-            Msg::Host => {
-                let Ok(port) = forms.port.trim().parse::<u16>() else {
-                    forms.error = Some(format!("'{}' is not a port number", forms.port.trim()));
-                    return Task::none();
-                };
-                let spec = forms.game.setup().spec;
-                match Online::host(spec, forms.colour.opponent(), port, forms.reach) {
-                    Ok(online) => {
-                        forms.error = None;
-                        self.start_online(online);
-                        return self.mirror_online();
-                    }
-                    Err(e) => forms.error = Some(e),
+        match self.net.update(msg) {
+            online_play::Step::None => Task::none(),
+            online_play::Step::Started => {
+                if let Some(play) = &mut self.play {
+                    play.cancel_thinking();
                 }
+                self.play = None;
+                self.mirror_online()
             }
-            Msg::Join => {
-                if forms.address.trim().is_empty() {
-                    forms.error = Some("Type the host's address and port.".into());
-                    return Task::none();
-                }
-                forms.error = None;
-                let online = Online::join(&forms.address);
-                self.start_online(online);
-            }
-            Msg::Poll => {
-                if self.online.as_mut().is_some_and(Online::poll) {
-                    return self.mirror_online();
-                }
-            }
-            Msg::Draft(draft) => {
-                if let Some(online) = &mut self.online {
-                    online.draft = draft;
-                }
-            }
-            Msg::SendChat => {
-                if let Some(online) = &mut self.online {
-                    online.send_chat();
-                }
-            }
-            Msg::AskUndo => {
-                if let Some(online) = &mut self.online {
-                    online.request_undo();
-                }
-            }
-            Msg::Answer(accept) => {
-                if let Some(online) = &mut self.online {
-                    if let Err(e) = online.answer(accept) {
-                        online.note(e);
-                    }
-                    return self.mirror_online();
-                }
-            }
-            Msg::OfferNewGame => {
-                if let Some(online) = &mut self.online {
-                    online.offer_new_game();
-                }
-            }
-            Msg::Back => return self.go(Route::Home),
-            Msg::Reconnect => {
-                if let Some(online) = &mut self.online
-                    && let Err(e) = online.reconnect()
-                {
-                    online.note(e);
-                }
-            }
+            online_play::Step::Changed => self.mirror_online(),
+            online_play::Step::Back => self.go(Route::Home),
         }
-        Task::none()
     }
 
-    fn start_online(&mut self, online: Online) {
-        if let Some(mut old) = self.online.replace(online) {
-            old.leave();
-        }
-        if let Some(play) = &mut self.play {
-            play.cancel_thinking();
-        }
-        self.play = None;
-    }
-
-    /// Makes the play screen show the network game as it stands: the same game, moves and resignation.
+    /// Makes the play screen show the network game as it stands.
     fn mirror_online(&mut self) -> Task<Message> {
-        let settings = self.settings.clone();
-        let Some((spec, me, moves, resigned)) = self.online.as_ref().and_then(Online::state) else {
-            return Task::none();
-        };
-        let ready = self.online.as_ref().is_some_and(Online::ready);
-        let fresh = |factory: MatchFactory| -> Option<Play> {
-            let game = factory(&spec).ok()?;
-            let setup = GameSetup { spec: spec.clone(), seats: [Seat::Human, Seat::Human] };
-            let mut play = Play::new(setup, game);
-            play.remote = Some(me.opponent());
-            Some(play)
-        };
-        let same_game = self.play.as_ref().is_some_and(|p| p.setup.spec == spec && p.remote == Some(me.opponent()));
-        if !same_game {
-            self.play = fresh(self.factory);
+        if self.net.mirror(&mut self.play, self.factory, &self.settings) {
             self.screen = Screen::Play;
         }
-        let Some(play) = &mut self.play else { return Task::none() };
-        let have = play.game.move_list();
-        let mut replayed = moves.starts_with(&have);
-        if replayed {
-            for m in &moves[have.len()..] {
-                match play.game.play_notation(m) {
-                    Ok(report) => play.after_move(&report, &settings),
-                    Err(_) => {
-                        replayed = false;
-                        break;
-                    }
-                }
-            }
-        }
-        if !replayed {
-            let Some(mut rebuilt) = fresh(self.factory) else { return Task::none() };
-            for m in &moves {
-                if rebuilt.game.play_notation(m).is_err() {
-                    break;
-                }
-            }
-            rebuilt.status = play.status.take();
-            *play = rebuilt;
-        }
-        play.resigned = resigned;
-        play.paused = !ready;
-        play.recorded = true;
-        play.refresh();
         self.sync_play()
     }
 
-    /// A play-screen action in a network game: moves and answers go through the connection.
+    /// A play-screen message in a network game.
     fn online_play(&mut self, msg: play::Msg) -> Task<Message> {
-        let settings = self.settings.clone();
-        let (Some(online), Some(play)) = (&mut self.online, &mut self.play) else { return Task::none() };
-        let result = match msg {
-            play::Msg::Clicked(cell) => {
-                if play.viewing.is_some() {
-                    return Task::none();
-                }
-                if let Err(reason) = play.game.check_cell(cell) {
-                    play.refuse(cell, &reason.to_string(), &settings);
-                    return Task::none();
-                }
-                online.play(Some(cell))
-            }
-            play::Msg::Pass => online.play(None),
-            play::Msg::Undo => {
-                online.request_undo();
-                Ok(())
-            }
-            play::Msg::Resign => {
-                online.resign();
-                Ok(())
-            }
-            play::Msg::View(_)
-            | play::Msg::ViewLive
-            | play::Msg::OpenSave
-            | play::Msg::PathChanged(_)
-            | play::Msg::ConfirmFile
-            | play::Msg::CloseFile => return self.update_play(msg),
-            play::Msg::Redo | play::Msg::Hint | play::Msg::MoveNow | play::Msg::TogglePause | play::Msg::OpenLoad => {
-                return Task::none();
-            }
-            play::Msg::NewGame
-            | play::Msg::Keyboard
-            | play::Msg::Leave
-            | play::Msg::AskResign
-            | play::Msg::Online(_) => return self.update_play(msg),
-        };
-        match result {
-            Ok(()) => play.status = None,
-            Err(reason) => play.status = Some(format!("Not now: {reason}")),
+        let Some(play) = &mut self.play else { return Task::none() };
+        match self.net.forward(play, msg, &self.settings) {
+            online_play::Forward::Sent => self.mirror_online(),
+            online_play::Forward::Local(msg) => self.update_play(msg),
+            online_play::Forward::Ignored => Task::none(),
         }
-        self.mirror_online()
     }
 
     fn continue_game(&mut self) -> Task<Message> {
-        if self.online.is_some() && self.play.is_some() {
+        if self.net.is_on() && self.play.is_some() {
             self.screen = Screen::Play;
             return Task::none();
         }
@@ -908,7 +751,7 @@ impl App {
             let clock = time::every(Duration::from_millis(250)).map(Message::Tick);
             return Subscription::batch([keys, clock]);
         }
-        if self.online.as_ref().is_some_and(|o| !matches!(o.link, crate::online::Link::Dropped(_))) {
+        if self.net.online().is_some_and(|o| !matches!(o.link, crate::online::Link::Dropped(_))) {
             let poll = time::every(Duration::from_millis(100)).map(|_| Message::Online(online_screen::Msg::Poll));
             keys = Subscription::batch([keys, poll]);
         }
@@ -940,11 +783,12 @@ impl App {
 
     fn screen_view(&self, focus: &Focus<Message>) -> Element<'_, Message> {
         match (self.screen, &self.play) {
-            (Screen::Play, Some(play)) => focus
-                .nest(Message::Play, |focus| play::view(focus, play, &self.settings, self.now, self.online.as_ref())),
+            (Screen::Play, Some(play)) => {
+                focus.nest(Message::Play, |focus| play::view(focus, play, &self.settings, self.now, self.net.online()))
+            }
             (Screen::Online | Screen::Play, _) => {
-                let status = self.online.as_ref().map(Online::link_words);
-                focus.nest(Message::Online, |focus| online_screen::view(focus, &self.online_forms, status))
+                let status = self.net.online().map(Online::link_words);
+                focus.nest(Message::Online, |focus| online_screen::view(focus, &self.net.forms, status))
             }
             (Screen::NewGame, _) => focus.nest(Message::NewGame, |focus| {
                 new_game::view(focus, &self.form, self.computer.levels(), self.form_error.as_deref())

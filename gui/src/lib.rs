@@ -10,6 +10,7 @@ pub mod focus;
 pub mod journal;
 pub mod keys;
 pub mod online;
+pub mod online_play;
 pub mod screen;
 pub mod series;
 pub mod settings;
