@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use iced::widget::canvas::Cache;
 use iced::{Element, Subscription, Task, Theme, time};
-use tabula_core::{Level, Levels};
+use tabula_core::Levels;
 use tabula_games::Snapshot;
 
 use crate::ai_task::Finished;
@@ -364,10 +364,16 @@ impl App {
             }
             Message::Compare(msg) => match self.compare.update(msg) {
                 Some(compare::Action::Replay) => {
-                    self.replay_for_comparison();
+                    if let Some(play) = self.play.as_ref().filter(|p| p.kind() == self.compare.game) {
+                        self.compare.replay_game(&play.setup.spec, &play.game.move_list(), self.factory);
+                    }
                     Task::none()
                 }
-                Some(compare::Action::RunSeries) => self.start_series(),
+                Some(compare::Action::RunSeries) => {
+                    let level = self.compare.series_level(self.computer.levels());
+                    let generation = self.computer.next_generation();
+                    self.compare.start_series(level, generation, Message::SeriesFinished)
+                }
                 Some(compare::Action::Back) => self.go(Route::Home),
                 None => Task::none(),
             },
@@ -377,10 +383,7 @@ impl App {
                 Task::none()
             }
             Message::SeriesFinished(generation, progress) => {
-                if self.compare.series.as_ref().is_some_and(|run| run.generation == generation) {
-                    self.compare.series = None;
-                    self.compare.series_result = Some(progress);
-                }
+                self.compare.series_finished(generation, progress);
                 Task::none()
             }
         }
@@ -509,39 +512,10 @@ impl App {
             _ => return Task::none(),
         }
         let Some(play) = self.play.as_mut() else { return Task::none() };
-        if play.file_panel.is_some() {
-            return match shortcut {
-                Shortcut::Menu => self.update(Message::Play(play::Msg::CloseFile)),
-                _ => Task::none(),
-            };
+        match play.shortcut(shortcut) {
+            Some(msg) => self.play_message(msg),
+            None => Task::none(),
         }
-        let shown = play.shown_ply();
-        let message = match shortcut {
-            Shortcut::Cursor(dx, dy) => {
-                play.move_cursor(dx, dy);
-                return Task::none();
-            }
-            Shortcut::Place => match play.cursor {
-                Some(cell) => Message::Play(play::Msg::Clicked(cell)),
-                None => return Task::none(),
-            },
-            Shortcut::Undo => Message::Play(play::Msg::Undo),
-            Shortcut::Redo => Message::Play(play::Msg::Redo),
-            Shortcut::Hint if play.move_search().is_some() => Message::Play(play::Msg::MoveNow),
-            Shortcut::Hint => Message::Play(play::Msg::Hint),
-            Shortcut::NewGame => Message::Play(play::Msg::NewGame),
-            Shortcut::Save => Message::Play(play::Msg::OpenSave),
-            Shortcut::Load => Message::Play(play::Msg::OpenLoad),
-            Shortcut::Menu => Message::Play(play::Msg::Leave),
-            Shortcut::First => Message::Play(play::Msg::View(0)),
-            Shortcut::Last => Message::Play(play::Msg::ViewLive),
-            Shortcut::Back => Message::Play(play::Msg::View(shown.saturating_sub(1))),
-            Shortcut::Forward => Message::Play(play::Msg::View(shown + 1)),
-            Shortcut::FullScreen | Shortcut::KeyboardHelp | Shortcut::FocusNext | Shortcut::FocusPrevious => {
-                return Task::none();
-            }
-        };
-        self.update(message)
     }
 
     /// What a key does to the control with the keyboard focus, if it does something to it: Enter and Space
@@ -565,7 +539,7 @@ impl App {
         }
         let message = action.message(step);
         match message {
-            Some(message) => Some(self.update(message)),
+            Some(message) => Some(self.handle(message)),
             None if step != 0 => Some(Task::none()),
             None => None,
         }
@@ -690,54 +664,6 @@ impl App {
         self.computer.think(play, &self.settings).map(Message::AiFinished)
     }
 
-    /// The level of the compare screen's series: the one picked there, else Easy, else the weakest.
-    fn series_level(&self) -> Level {
-        let levels = self.computer.levels();
-        let picked = self.compare.series_level.as_deref().and_then(|name| levels.get(name));
-        picked
-            .or_else(|| levels.get("Easy"))
-            .or_else(|| levels.all().first())
-            .cloned()
-            .unwrap_or_else(|| Level::custom(2))
-    }
-
-    fn start_series(&mut self) -> Task<Message> {
-        let game = self.compare.game;
-        let specs: Vec<(String, registry::MatchSpec)> = game
-            .rule_sets()
-            .iter()
-            .filter(|r| self.compare.selected.iter().any(|s| s == r.id))
-            .map(|r| (r.name.to_string(), registry::MatchSpec { game, rule_set: r.id.to_string(), board_size: None }))
-            .collect();
-        if specs.is_empty() {
-            return Task::none();
-        }
-        let generation = self.computer.next_generation();
-        let games = self.compare.series_games;
-        let (run, task) = series::start(specs, self.series_level(), games, generation, Message::SeriesFinished);
-        self.compare.series = Some(run);
-        self.compare.series_result = None;
-        task
-    }
-
-    fn replay_for_comparison(&mut self) {
-        let Some(play) = self.play.as_ref().filter(|p| p.kind() == self.compare.game) else { return };
-        let moves = play.game.move_list();
-        let game = self.compare.game;
-        self.compare.replays = game
-            .rule_sets()
-            .iter()
-            .filter(|r| self.compare.selected.iter().any(|s| s == r.id))
-            .map(|r| {
-                let sizes = game.board_sizes(r.id);
-                let size = play.setup.spec.board_size.filter(|s| sizes.contains(s));
-                let spec = registry::MatchSpec { game, rule_set: r.id.to_string(), board_size: size };
-                compare::replay(&spec, r.name, &moves, self.factory)
-            })
-            .collect();
-        self.compare.source = Some(format!("The current game: {} moves.", moves.len()));
-    }
-
     /// What to listen to: a frame clock while discs turn, a slower one while the computer thinks.
     pub fn subscription(&self) -> Subscription<Message> {
         let mut keys = Subscription::batch([
@@ -804,7 +730,7 @@ impl App {
             (Screen::Compare, _) => {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
                 let names = self.computer.levels().all().iter().map(|l| l.name.clone()).collect();
-                let level = self.series_level().name;
+                let level = self.compare.series_level(self.computer.levels()).name;
                 focus.nest(Message::Compare, |focus| compare::view(focus, &self.compare, can_replay, level, names))
             }
             (Screen::Home, _) => {

@@ -1,9 +1,10 @@
 //! Compare rule sets: a side-by-side table of the chosen rule sets (generated from the declarations) and the
 //! current game's moves replayed under each of them, showing where the outcome changes.
 
+use iced::Task;
 use iced::widget::{button, column, progress_bar, row, scrollable, text};
 use iced::{Element, Fill, Length};
-use tabula_core::GameResult;
+use tabula_core::{GameResult, Level, Levels};
 
 use crate::focus::Focus;
 use crate::screen::rules::choices_of;
@@ -119,6 +120,68 @@ impl Compare {
             Msg::Back => return Some(Action::Back),
         }
         None
+    }
+
+    /// The level of the series: the one picked here, else Easy, else the weakest of `levels`.
+    #[must_use]
+    pub fn series_level(&self, levels: &Levels) -> Level {
+        let picked = self.series_level.as_deref().and_then(|name| levels.get(name));
+        picked
+            .or_else(|| levels.get("Easy"))
+            .or_else(|| levels.all().first())
+            .cloned()
+            .unwrap_or_else(|| Level::custom(2))
+    }
+
+    /// The chosen rule sets, by name and id.
+    fn chosen(&self) -> impl Iterator<Item = tabula_games::RuleSet> + '_ {
+        self.game.rule_sets().into_iter().filter(|r| self.selected.iter().any(|s| s == r.id))
+    }
+
+    /// Starts a series under the chosen rule sets at `level`, numbered `generation`; its tallies come back
+    /// through `on_done`. Nothing starts when no rule set is chosen.
+    pub fn start_series<M: Send + 'static>(
+        &mut self,
+        level: Level,
+        generation: u64,
+        on_done: fn(u64, series::Progress) -> M,
+    ) -> Task<M> {
+        let game = self.game;
+        let specs: Vec<(String, MatchSpec)> = self
+            .chosen()
+            .map(|r| (r.name.to_string(), MatchSpec { game, rule_set: r.id.to_string(), board_size: None }))
+            .collect();
+        if specs.is_empty() {
+            return Task::none();
+        }
+        let (run, task) = series::start(specs, level, self.series_games, generation, on_done);
+        self.series = Some(run);
+        self.series_result = None;
+        task
+    }
+
+    /// The series numbered `generation` finished with `progress` (an older, stopped one is ignored).
+    pub fn series_finished(&mut self, generation: u64, progress: series::Progress) {
+        if self.series.as_ref().is_some_and(|run| run.generation == generation) {
+            self.series = None;
+            self.series_result = Some(progress);
+        }
+    }
+
+    /// Replays `moves`, played under `spec`, under each chosen rule set (on the same board size where the rule set
+    /// allows it).
+    pub fn replay_game(&mut self, spec: &MatchSpec, moves: &[String], factory: MatchFactory) {
+        let game = self.game;
+        self.replays = self
+            .chosen()
+            .map(|r| {
+                let sizes = game.board_sizes(r.id);
+                let size = spec.board_size.filter(|s| sizes.contains(s));
+                let spec = MatchSpec { game, rule_set: r.id.to_string(), board_size: size };
+                replay(&spec, r.name, moves, factory)
+            })
+            .collect();
+        self.source = Some(format!("The current game: {} moves.", moves.len()));
     }
 }
 

@@ -454,6 +454,37 @@ impl Play {
         }
     }
 
+    /// What a key means on the play screen, when no control has the focus: the arrows move the board cursor
+    /// (and nothing more is sent); with the file panel open, only Esc, which closes it.
+    pub fn shortcut(&mut self, shortcut: Shortcut) -> Option<Msg> {
+        if self.file_panel.is_some() {
+            return (shortcut == Shortcut::Menu).then_some(Msg::CloseFile);
+        }
+        let shown = self.shown_ply();
+        Some(match shortcut {
+            Shortcut::Cursor(dx, dy) => {
+                self.move_cursor(dx, dy);
+                return None;
+            }
+            Shortcut::Place => Msg::Clicked(self.cursor?),
+            Shortcut::Undo => Msg::Undo,
+            Shortcut::Redo => Msg::Redo,
+            Shortcut::Hint if self.move_search().is_some() => Msg::MoveNow,
+            Shortcut::Hint => Msg::Hint,
+            Shortcut::NewGame => Msg::NewGame,
+            Shortcut::Save => Msg::OpenSave,
+            Shortcut::Load => Msg::OpenLoad,
+            Shortcut::Menu => Msg::Leave,
+            Shortcut::First => Msg::View(0),
+            Shortcut::Last => Msg::ViewLive,
+            Shortcut::Back => Msg::View(shown.saturating_sub(1)),
+            Shortcut::Forward => Msg::View(shown + 1),
+            Shortcut::FullScreen | Shortcut::KeyboardHelp | Shortcut::FocusNext | Shortcut::FocusPrevious => {
+                return None;
+            }
+        })
+    }
+
     /// Takes the answer of a search: plays the computer's move or shows the hint. `false` when the answer is
     /// stale (from a search this game no longer waits for).
     pub fn finish_search(&mut self, finished: Finished, settings: &Settings) -> bool {
