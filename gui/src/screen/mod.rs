@@ -1,6 +1,7 @@
 //! The app's screens: each owns its view and, where it has any, its own state and messages.
 
 pub mod compare;
+pub mod escape_closes;
 pub mod home;
 pub mod keyboard;
 pub mod new_game;

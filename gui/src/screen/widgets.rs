@@ -7,6 +7,7 @@ use iced::widget::{button, column, container, pick_list, row, slider, text, tool
 use iced::{Background, Border, Element, Fill, Length, Theme};
 
 use crate::focus::Focus;
+use crate::screen::escape_closes::EscapeCloses;
 
 /// A screen with a title bar (title and a Back button) over its content. `content` is built first, so Back is
 /// the last stop of every page's focus ring.
@@ -78,7 +79,7 @@ pub fn segmented<'a, T: Clone + PartialEq + 'a, M: Clone + 'a>(
     focus.choice(name, &values, Some(selected), on_select, row(buttons).spacing(6))
 }
 
-/// A drop-down list of `options`; one stop of the focus ring, called `name`.
+/// A drop-down list of `options`, whose open menu Esc closes; one stop of the focus ring, called `name`.
 pub fn pick<'a, T: ToString + PartialEq + Clone + 'a, M: Clone + 'a>(
     focus: &Focus<M>,
     name: &str,
@@ -87,7 +88,7 @@ pub fn pick<'a, T: ToString + PartialEq + Clone + 'a, M: Clone + 'a>(
     on_select: impl Fn(T) -> M + Copy + 'a,
     width: Length,
 ) -> Element<'a, M> {
-    let list = pick_list(options.clone(), selected.clone(), on_select).width(width);
+    let list = EscapeCloses::new(pick_list(options.clone(), selected.clone(), on_select).width(width));
     focus.choice(name, &options, selected.as_ref(), on_select, list)
 }
 
