@@ -290,7 +290,11 @@ impl App {
         let scope = self.focus_scope();
         let before = self.ring.clone();
         let tick = matches!(message, Message::Tick(_));
-        let task = self.handle(message);
+        let game_moved = matches!(message, Message::Play(_) | Message::AiFinished(_) | Message::Key(_));
+        let mut task = self.handle(message);
+        if game_moved && self.screen == Screen::Play {
+            task = Task::batch([task, crate::focus::scroll::reveal_container(play::VIEWED_MOVE)]);
+        }
         if self.focus_scope() != scope {
             self.ring.clear();
         } else if self.ring.index().is_some() && !tick {

@@ -1,6 +1,6 @@
 //! Scrolling the focused control into view. The ring gives the focused control's container the id
-//! [`FOCUSED`]; [`reveal`] finds that container and the scrollable around it, and scrolls the scrollable the
-//! least that shows the whole control. A second pass over the same tree finds that scrollable again by its
+//! [`FOCUSED`]; [`reveal`] finds that container (or [`reveal_container`] another one) and the scrollable around
+//! it, and scrolls the scrollable the least that shows the whole control. A second pass over the same tree finds that scrollable again by its
 //! place in walking order, so scrollables need no id. It handles the innermost scrollable around the control,
 //! vertically, and assumes the scrollable is anchored at the top (iced's default).
 
@@ -18,7 +18,12 @@ const MARGIN: f32 = 8.0;
 
 /// A task that scrolls the focused control into view, if it lies in a scrollable and out of sight.
 pub fn reveal<T: Send + 'static>() -> Task<T> {
-    operate(Find::default()).discard()
+    reveal_container(FOCUSED)
+}
+
+/// A task that scrolls the container with the id `target` into view, if it lies in a scrollable and out of sight.
+pub fn reveal_container<T: Send + 'static>(target: Id) -> Task<T> {
+    operate(Find { target, seen: 0, entering: None, around: None, found: None }).discard()
 }
 
 /// The vertical offset that shows all of `target` plus [`MARGIN`] in a scrollable at `bounds`, whose content
@@ -47,9 +52,11 @@ struct Viewport {
     translation: Vector,
 }
 
-/// The first pass: finds the focused ring and the innermost scrollable around it.
-#[derive(Debug, Default)]
+/// The first pass: finds the target container and the innermost scrollable around it.
+#[derive(Debug)]
 struct Find {
+    /// The id of the container to show.
+    target: Id,
     /// How many scrollables the walk has met.
     seen: usize,
     /// The scrollable just met; the next `traverse` walks its content.
@@ -70,7 +77,7 @@ impl Operation for Find {
     }
 
     fn container(&mut self, id: Option<&Id>, bounds: Rectangle) {
-        if id == Some(&FOCUSED)
+        if id == Some(&self.target)
             && let Some(around) = self.around
         {
             self.found.get_or_insert((around, bounds));
@@ -197,7 +204,7 @@ mod tests {
                 op.container(id(2), control);
             });
         };
-        let mut find = Find::default();
+        let mut find = Find { target: FOCUSED, seen: 0, entering: None, around: None, found: None };
         tree(&mut find, &mut states);
         if let Outcome::Chain(mut next) = find.finish() {
             tree(next.as_mut(), &mut states);

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use iced::widget::canvas::{self, Cache};
-use iced::widget::{button, column, container, row, scrollable, space, stack, text, text_input};
-use iced::{Background, Border, Color, Element, Fill, Length, Theme};
+use iced::widget::{button, column, container, row, scrollable, space, text, text_input};
+use iced::{Background, Border, Color, Element, Fill, Length, Padding, Theme};
 use tabula_core::{GameResult, Outcome, Player};
 use tabula_games::{Analysis, Cell, Match, MoveReport, Snapshot};
 
@@ -69,6 +69,9 @@ pub enum Msg {
     /// Something about the network game this screen mirrors.
     Online(crate::screen::online::Msg),
 }
+
+/// The widget id of the move list's entry for the position shown, which the list scrolls to.
+pub const VIEWED_MOVE: iced::widget::Id = iced::widget::Id::new("tabula-viewed-move");
 
 /// What a play-screen message asks of the app.
 pub enum Action {
@@ -624,20 +627,18 @@ pub fn view<'a>(
         on_click: clickable.then_some((Msg::Clicked) as fn(Cell) -> Msg),
     };
     let board: Element<'a, Msg> = canvas::Canvas::new(board).width(Fill).height(Fill).into();
-    let board_area: Element<'a, Msg> = match result {
-        Some((headline, detail)) => {
-            stack![board, container(banner(headline, detail)).center_x(Fill).padding(14)].into()
-        }
-        None => board,
-    };
-    let board_area = container(under.board(board_area)).width(Fill).height(Fill).padding(6);
+    let board_area = container(under.board(board)).width(Fill).height(Fill).padding(6);
     let file = play.file_panel.as_ref().map(|panel| file_panel(focus, panel));
-    row![board_area, side_panel(under, play, settings, &snapshot, online, file)].height(Fill).into()
+    // The result stands at the top of the side panel, where it covers no stone or coordinate.
+    let banner = result.map(|(headline, detail)| banner(headline, detail));
+    row![board_area, side_panel(under, play, settings, &snapshot, online, banner, file)].height(Fill).into()
 }
 
 fn banner<'a>(headline: String, detail: String) -> Element<'a, Msg> {
-    container(column![text(headline).size(30), text(detail).size(17)].spacing(4).align_x(iced::Center))
-        .padding([12, 28])
+    container(column![text(headline).size(24), text(detail).size(15)].spacing(4).align_x(iced::Center))
+        .padding([10, 16])
+        .width(Fill)
+        .center_x(Fill)
         .style(|theme: &Theme| {
             let palette = theme.extended_palette();
             container::Style {
@@ -656,6 +657,7 @@ fn side_panel<'a>(
     settings: &'a Settings,
     snapshot: &Snapshot,
     online: Option<&'a crate::online::Online>,
+    banner: Option<Element<'a, Msg>>,
     file: Option<Element<'a, Msg>>,
 ) -> Element<'a, Msg> {
     let palette = board_palette(play.kind(), settings.theme);
@@ -695,7 +697,7 @@ fn side_panel<'a>(
     }))
     .spacing(4);
     let turn_line = turn_line(play, snapshot);
-    let mut info = column![title, players, text(turn_line).size(16)].spacing(12);
+    let mut info = column![title].push(banner).push(players).push(text(turn_line).size(16)).spacing(12);
     if let Some(status) = &play.status {
         info = info.push(text(status.clone()).size(15).style(crate::theme::notice_text));
     }
@@ -793,27 +795,25 @@ fn analysis_view(play: &Play) -> Element<'_, Msg> {
 fn move_list<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
     let moves = play.game.move_list();
     let current = play.viewing.unwrap_or(moves.len());
-    let entry = |i: usize, mv: &str| {
-        let ply = i + 1;
+    // Each move carries its own number (the ply, as the board's move numbers and "after move N" count), and
+    // the position shown is the container the list scrolls to.
+    let entry = |ply: usize, label: String| -> Element<'a, Msg> {
         let style = if ply == current { button::primary } else { button::text };
-        button(text(mv.to_string()).size(14)).style(style).padding([2, 6]).width(Fill).on_press(Msg::View(ply))
+        let body = button(text(label).size(14)).style(style).padding([2, 6]).width(Fill).on_press(Msg::View(ply));
+        let body = container(body).width(Fill);
+        if ply == current { body.id(VIEWED_MOVE).into() } else { body.into() }
     };
     let rows = moves.chunks(2).enumerate().map(|(n, pair)| {
-        let first = entry(2 * n, &pair[0]);
-        let second: Element<'_, Msg> = match pair.get(1) {
-            Some(mv) => entry(2 * n + 1, mv).into(),
+        let first = entry(2 * n + 1, format!("{}. {}", 2 * n + 1, pair[0]));
+        let second = match pair.get(1) {
+            Some(mv) => entry(2 * n + 2, format!("{}. {mv}", 2 * n + 2)),
             None => space().width(Fill).into(),
         };
-        row![text(format!("{}.", n + 1)).size(14).width(Length::Fixed(34.0)), first, second]
-            .align_y(iced::Center)
-            .into()
+        row![first, second].spacing(4).into()
     });
-    let start_style = if current == 0 { button::primary } else { button::text };
-    let list = column![button(text("Start").size(14)).style(start_style).padding([2, 6]).on_press(Msg::View(0))]
-        .extend(rows)
-        .spacing(1);
+    let list = column![entry(0, "Start".into())].extend(rows).spacing(1).padding(Padding::ZERO.right(12));
     let plies: Vec<usize> = (0..=moves.len()).collect();
-    let list = scrollable(list).anchor_bottom().height(Fill).width(Fill);
+    let list = scrollable(list).height(Fill).width(Fill);
     let list = focus.choice("Moves", &plies, Some(&current), Msg::View, list);
     column![text("Moves").size(14), list].spacing(4).height(Fill).into()
 }
