@@ -89,6 +89,8 @@ pub enum Message {
     SeriesFinished(u64, series::Progress),
     /// A mouse button went down somewhere in the window: the keyboard focus ring goes away.
     MousePressed,
+    /// The window opened or changed size: its new width.
+    Resized(f32),
 }
 
 /// The screen shown.
@@ -137,6 +139,7 @@ pub struct App {
     compare: Compare,
     pictures: Vec<(Snapshot, Cache)>,
     ring: Ring,
+    window_width: f32,
 }
 
 impl App {
@@ -168,6 +171,7 @@ impl App {
             compare: Compare::new(GameKind::Gomoku),
             pictures: GameKind::ALL.iter().map(|&g| (home::sample_position(g), Cache::new())).collect(),
             ring: Ring::default(),
+            window_width: 1180.0,
         };
         app.rules = Rules::new(GameKind::Gomoku, app.start_position(GameKind::Gomoku));
         app
@@ -384,6 +388,10 @@ impl App {
             Message::Key(shortcut) => self.key(shortcut),
             Message::MousePressed => {
                 self.ring.clear();
+                Task::none()
+            }
+            Message::Resized(width) => {
+                self.window_width = width;
                 Task::none()
             }
             Message::SeriesFinished(generation, progress) => {
@@ -674,6 +682,9 @@ impl App {
             iced::keyboard::listen().filter_map(|event| keys::from_event(event).map(Message::Key)),
             iced::event::listen_with(|event, _, _| match event {
                 iced::Event::Mouse(iced::mouse::Event::ButtonPressed(_)) => Some(Message::MousePressed),
+                iced::Event::Window(iced::window::Event::Opened { size, .. } | iced::window::Event::Resized(size)) => {
+                    Some(Message::Resized(size.width))
+                }
                 _ => None,
             }),
         ]);
@@ -713,9 +724,9 @@ impl App {
 
     fn screen_view(&self, focus: &Focus<Message>) -> Element<'_, Message> {
         match (self.screen, &self.play) {
-            (Screen::Play, Some(play)) => {
-                focus.nest(Message::Play, |focus| play::view(focus, play, &self.settings, self.now, self.net.online()))
-            }
+            (Screen::Play, Some(play)) => focus.nest(Message::Play, |focus| {
+                play::view(focus, play, &self.settings, self.now, self.net.online(), self.window_width)
+            }),
             (Screen::Online | Screen::Play, _) => {
                 let status = self.net.online().map(Online::link_words);
                 focus.nest(Message::Online, |focus| online_screen::view(focus, &self.net.forms, status))

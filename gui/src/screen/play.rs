@@ -604,6 +604,7 @@ pub fn view<'a>(
     settings: &'a Settings,
     now: Instant,
     online: Option<&'a crate::online::Online>,
+    window_width: f32,
 ) -> Element<'a, Msg> {
     let behind = Focus::inert();
     let under = if play.file_panel.is_some() { &behind } else { focus };
@@ -631,7 +632,16 @@ pub fn view<'a>(
     let file = play.file_panel.as_ref().map(|panel| file_panel(focus, panel));
     // The result stands at the top of the side panel, where it covers no stone or coordinate.
     let banner = result.map(|(headline, detail)| banner(headline, detail));
-    row![board_area, side_panel(under, play, settings, &snapshot, online, banner, file)].height(Fill).into()
+    let panel = side_panel(under, play, settings, &snapshot, online, banner, file);
+    let panel = container(panel).width(Length::Fixed(side_panel_width(window_width))).height(Fill);
+    row![board_area, panel].height(Fill).into()
+}
+
+/// The width of the side panel in a window `window_width` wide: 30% of it, at least what its three-button rows
+/// need and at most 340 px, so that the board gets the rest.
+#[must_use]
+pub fn side_panel_width(window_width: f32) -> f32 {
+    (window_width * 0.3).clamp(284.0, 340.0)
 }
 
 fn banner<'a>(headline: String, detail: String) -> Element<'a, Msg> {
@@ -727,7 +737,7 @@ fn side_panel<'a>(
         None => controls(focus, play),
     };
     let panel = column![info, analysis, moves, controls].spacing(14).height(Fill).push(file);
-    container(panel).width(Length::Fixed(340.0)).height(Fill).padding(14).style(card_style).into()
+    container(panel).width(Fill).height(Fill).padding(14).style(card_style).into()
 }
 
 fn seat_words(play: &Play, player: Player, seat: &Seat) -> String {
@@ -879,4 +889,17 @@ fn file_panel<'a>(focus: &Focus<Msg>, panel: &'a FilePanel) -> Element<'a, Msg> 
         content = content.push(text(error.clone()).size(13).style(text::danger));
     }
     container(content).padding(8).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::side_panel_width;
+
+    #[test]
+    fn the_side_panel_gives_a_small_window_s_room_to_the_board() {
+        assert_eq!(side_panel_width(1280.0), 340.0, "wide windows: the full panel");
+        assert_eq!(side_panel_width(1000.0), 300.0);
+        assert_eq!(side_panel_width(800.0), 284.0, "800x600: what three buttons a row need");
+        assert!(800.0 - side_panel_width(800.0) > 500.0, "the board keeps more than 500 px");
+    }
 }

@@ -59,7 +59,8 @@ pub fn menu_button<'a, M: Clone + 'a>(focus: &Focus<M>, label: &'a str, message:
 
 /// A compact action button; disabled when `message` is `None`.
 pub fn action<'a, M: Clone + 'a>(focus: &Focus<M>, label: &'a str, message: Option<M>) -> Element<'a, M> {
-    focus.button(label, button(text(label).size(15).center().width(Fill)).padding([6, 8]).width(Fill), message)
+    let label_text = text(label).size(15).center().width(Fill).wrapping(text::Wrapping::None);
+    focus.button(label, button(label_text).padding([6, 4]).width(Fill), message)
 }
 
 /// A choice among several, shown as a row of buttons with the selected one highlighted; one stop of the focus
