@@ -21,6 +21,7 @@ use crate::screen::new_game::{self, Form};
 use crate::screen::online as online_screen;
 use crate::screen::play::{self, Play};
 use crate::screen::rules::{self, Rules};
+use crate::screen::saved_games::{self, SavedGames};
 use crate::screen::{home, settings as settings_screen, statistics};
 use crate::series;
 use crate::settings::Settings;
@@ -85,6 +86,8 @@ pub enum Message {
     Key(keys::Shortcut),
     /// Something on the online screen or in a network game.
     Online(online_screen::Msg),
+    /// Something on the saved-games screen.
+    SavedGames(saved_games::Msg),
     /// A computer-vs-computer series finished (its generation and tallies).
     SeriesFinished(u64, series::Progress),
     /// A mouse button went down somewhere in the window: the keyboard focus ring goes away.
@@ -114,6 +117,8 @@ pub enum Screen {
     Keyboard,
     /// Host or join a network game.
     Online,
+    /// The saved games.
+    SavedGames,
 }
 
 /// The whole app.
@@ -135,6 +140,7 @@ pub struct App {
     /// The screen the new-game form or the keyboard help was opened from, for [`Route::Back`].
     came_from: Screen,
     net: OnlinePlay,
+    saved: SavedGames,
     rules: Rules,
     compare: Compare,
     pictures: Vec<(Snapshot, Cache)>,
@@ -167,6 +173,7 @@ impl App {
             question: None,
             came_from: Screen::Home,
             net: OnlinePlay::default(),
+            saved: SavedGames::default(),
             rules: Rules::new(GameKind::Gomoku, None),
             compare: Compare::new(GameKind::Gomoku),
             pictures: GameKind::ALL.iter().map(|&g| (home::sample_position(g), Cache::new())).collect(),
@@ -247,6 +254,12 @@ impl App {
         &self.form
     }
 
+    /// The saved-games screen's state.
+    #[must_use]
+    pub fn saved_games(&self) -> &SavedGames {
+        &self.saved
+    }
+
     /// The compare screen's state.
     #[must_use]
     pub fn comparison(&self) -> &Compare {
@@ -268,9 +281,8 @@ impl App {
     }
 
     /// What the focus ring belongs to: a screen, or the dialog or panel open over it.
-    fn focus_scope(&self) -> (Screen, Option<Question>, bool, bool) {
-        let file_panel = self.play.as_ref().is_some_and(|p| p.file_panel.is_some());
-        (self.screen, self.question, file_panel, self.confirm_reset)
+    fn focus_scope(&self) -> (Screen, Option<Question>, bool) {
+        (self.screen, self.question, self.confirm_reset)
     }
 
     /// Runs every queued search on this thread and returns their answers as messages (tests).
@@ -335,6 +347,7 @@ impl App {
             }
             Message::Play(msg) => self.play_message(msg),
             Message::Online(msg) => self.update_online(msg),
+            Message::SavedGames(msg) => self.update_saved_games(msg),
             Message::AiFinished(finished) => self.ai_finished(finished),
             Message::Settings(settings_screen::Msg::Back) => self.go(Route::Home),
             Message::Settings(msg) => {
@@ -464,9 +477,7 @@ impl App {
                     let _ = self.form.update(new_game::Msg::Game(game));
                 }
                 self.form_error = None;
-                if !matches!(self.screen, Screen::NewGame | Screen::Keyboard) {
-                    self.came_from = self.screen;
-                }
+                self.remember_origin();
                 Screen::NewGame
             }
             Route::Continue => return self.continue_game(),
@@ -478,10 +489,16 @@ impl App {
                 Screen::Online
             }
             Route::Keyboard => {
-                if !matches!(self.screen, Screen::NewGame | Screen::Keyboard) {
-                    self.came_from = self.screen;
-                }
+                self.remember_origin();
                 Screen::Keyboard
+            }
+            Route::SavedGames => {
+                self.remember_origin();
+                let current = self.play.as_ref().map(|p| (&p.setup, p.game.as_ref()));
+                let saves = self.paths.saves();
+                let context = saved_games::Context { dir: &saves, factory: self.factory, current };
+                self.saved = SavedGames::open(&context);
+                Screen::SavedGames
             }
             Route::Back => return self.back(),
             Route::Compare => {
@@ -494,6 +511,39 @@ impl App {
             }
         };
         Task::none()
+    }
+
+    /// Notes the screen a side trip (new game, keyboard help, saved games) starts from, for [`Route::Back`].
+    fn remember_origin(&mut self) {
+        if !matches!(self.screen, Screen::NewGame | Screen::Keyboard | Screen::SavedGames) {
+            self.came_from = self.screen;
+        }
+    }
+
+    /// A saved-games message; an opened game takes the play screen.
+    fn update_saved_games(&mut self, msg: saved_games::Msg) -> Task<Message> {
+        let current = self.play.as_ref().map(|p| (&p.setup, p.game.as_ref()));
+        let saves = self.paths.saves();
+        let context = saved_games::Context { dir: &saves, factory: self.factory, current };
+        match self.saved.update(msg, &context) {
+            saved_games::Action::None => Task::none(),
+            saved_games::Action::Back => self.back(),
+            saved_games::Action::Open(..) if self.net.is_on() => {
+                self.saved.notice = Some(Err("Leave the online game before opening another.".into()));
+                Task::none()
+            }
+            saved_games::Action::Open(setup, game, status) => {
+                if let Some(play) = &mut self.play {
+                    play.cancel_thinking();
+                }
+                let mut fresh = Play::new(setup, game);
+                fresh.status = Some(status);
+                fresh.recorded = fresh.is_over();
+                self.play = Some(fresh);
+                self.screen = Screen::Play;
+                self.sync_play()
+            }
+        }
     }
 
     fn key(&mut self, shortcut: Shortcut) -> Task<Message> {
@@ -519,7 +569,9 @@ impl App {
         match self.screen {
             Screen::Play => {}
             Screen::Home => return Task::none(),
-            Screen::Keyboard | Screen::NewGame if shortcut == Shortcut::Menu => return self.back(),
+            Screen::Keyboard | Screen::NewGame | Screen::SavedGames if shortcut == Shortcut::Menu => {
+                return self.back();
+            }
             _ if shortcut == Shortcut::Menu => return self.go(Route::Home),
             _ => return Task::none(),
         }
@@ -536,7 +588,7 @@ impl App {
     fn key_on_focused(&mut self, shortcut: Shortcut) -> Option<Task<Message>> {
         let stops = self.focus_stops();
         let action = self.ring.current(&stops)?.action.clone();
-        let nothing_over_the_game = (Screen::Play, None, false, false);
+        let nothing_over_the_game = (Screen::Play, None, false);
         let step = match shortcut {
             Shortcut::Place => 0,
             Shortcut::Cursor(dx, dy) if matches!(action, crate::focus::Action::Choose { .. }) => (dx + dy).signum(),
@@ -638,14 +690,11 @@ impl App {
 
     fn update_play(&mut self, msg: play::Msg) -> Task<Message> {
         let Some(play) = &mut self.play else { return Task::none() };
-        match play.update(msg, &self.settings, &self.paths.saves(), self.factory) {
+        match play.update(msg, &self.settings) {
             play::Action::None => Task::none(),
             play::Action::Changed => self.sync_play(),
             play::Action::Hint => self.computer.hint(play, &self.settings).map(Message::AiFinished),
-            play::Action::Open(fresh) => {
-                self.play = Some(*fresh);
-                self.sync_play()
-            }
+            play::Action::SavedGames => self.go(Route::SavedGames),
             play::Action::NewGame => self.new_game_from(),
             play::Action::Keyboard => self.go(Route::Keyboard),
             play::Action::Leave => self.leave(),
@@ -735,6 +784,7 @@ impl App {
                 new_game::view(focus, &self.form, self.computer.levels(), self.form_error.as_deref())
             }),
             (Screen::Keyboard, _) => crate::screen::keyboard::view(focus, Message::CloseHelp),
+            (Screen::SavedGames, _) => focus.nest(Message::SavedGames, |focus| saved_games::view(focus, &self.saved)),
             (Screen::Statistics, _) => focus.nest(Message::Statistics, |focus| {
                 statistics::view(focus, self.journal.statistics(), self.confirm_reset)
             }),

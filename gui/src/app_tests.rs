@@ -7,7 +7,7 @@ use tabula_games::{Cell, Marker};
 
 use crate::app::{App, Message, Route, Screen};
 use crate::computer::AiRunner;
-use crate::screen::{new_game, play, settings as settings_screen, statistics};
+use crate::screen::{new_game, play, saved_games, settings as settings_screen, statistics};
 use crate::storage::test_dir::TempDir;
 use crate::test_game;
 use tabula_games::registry::GameKind;
@@ -116,13 +116,13 @@ fn a_finished_game_counts_in_the_statistics_once() {
     let _ = app.update(Message::Play(play::Msg::Redo));
     answer(&mut app);
     assert_eq!(app.statistics().records[0].games(), 1, "replaying the end does not count twice");
-    let path = dir.path().join("finished.toml");
-    for msg in [play::Msg::OpenSave, play::Msg::PathChanged(path.display().to_string()), play::Msg::ConfirmFile] {
-        let _ = app.update(Message::Play(msg));
+    let _ = app.update(Message::Play(play::Msg::OpenSave));
+    for msg in [saved_games::Msg::Name("finished".into()), saved_games::Msg::Save] {
+        let _ = app.update(Message::SavedGames(msg));
     }
-    for msg in [play::Msg::OpenLoad, play::Msg::PathChanged(path.display().to_string()), play::Msg::ConfirmFile] {
-        let _ = app.update(Message::Play(msg));
-    }
+    let path = dir.paths().saves().join("finished.toml");
+    let _ = app.update(Message::SavedGames(saved_games::Msg::Open(path)));
+    assert_eq!(app.screen(), Screen::Play);
     assert!(app.play().expect("game").is_over());
     assert_eq!(app.statistics().records[0].games(), 1, "loading a finished game does not count it again");
 }
@@ -140,35 +140,79 @@ fn resigning_counts_as_a_loss() {
 }
 
 #[test]
-fn save_and_load_round_trip_and_a_malformed_file_changes_nothing() {
+fn save_and_open_by_name_and_a_malformed_file_changes_nothing() {
     let dir = TempDir::create();
     let mut app = app(&dir);
     start(&mut app);
     click(&mut app, 0, 0);
     answer(&mut app);
-    let path = dir.path().join("saves/game.toml");
+    let saves = |app: &mut App, msg| {
+        let _ = app.update(Message::SavedGames(msg));
+    };
     let _ = app.update(Message::Play(play::Msg::OpenSave));
-    let _ = app.update(Message::Play(play::Msg::PathChanged(path.display().to_string())));
-    let _ = app.update(Message::Play(play::Msg::ConfirmFile));
+    assert_eq!(app.screen(), Screen::SavedGames);
+    assert!(app.saved_games().save_name.as_deref().is_some_and(|n| n.starts_with("Othello 2")), "a fresh name");
+    saves(&mut app, saved_games::Msg::Name("my game".into()));
+    saves(&mut app, saved_games::Msg::Save);
+    let path = dir.paths().saves().join("my game.toml");
     assert!(path.exists());
+    saves(&mut app, saved_games::Msg::Save);
+    let notice = app.saved_games().notice.clone();
+    assert!(notice.as_ref().is_some_and(|n| n.as_ref().is_err_and(|e| e.contains("already"))), "{notice:?}");
     let saved = app.play().expect("game").game.move_list();
+    saves(&mut app, saved_games::Msg::Back);
+    assert_eq!(app.screen(), Screen::Play, "back to the game it was opened from");
 
-    let bad = dir.path().join("bad.toml");
+    let bad = dir.paths().saves().join("bad.toml");
     std::fs::write(&bad, "format = 1\ngame = \"othello\"\nrule_set = \"othello\"\nmoves = [\"a1\", \"a1\"]\n[black]\nplayer = \"human\"\n[white]\nplayer = \"human\"\n").expect("write");
     click(&mut app, 2, 2);
     answer(&mut app);
     let before = app.play().expect("game").game.move_list();
     let _ = app.update(Message::Play(play::Msg::OpenLoad));
-    let _ = app.update(Message::Play(play::Msg::PathChanged(bad.display().to_string())));
-    let _ = app.update(Message::Play(play::Msg::ConfirmFile));
-    let play = app.play().expect("game");
-    assert_eq!(play.game.move_list(), before, "the game is unchanged");
-    let error = play.file_panel.as_ref().and_then(|p| p.error.clone()).expect("an error is shown");
-    assert!(error.contains("move 2 (a1)"), "{error}");
+    let entries = app.saved_games().entries.clone().expect("listed");
+    let listed = entries.iter().find(|e| e.name == "bad").expect("the broken file is listed");
+    assert!(listed.what.as_ref().is_err_and(|e| e.contains("move 2 (a1)")), "{:?}", listed.what);
+    saves(&mut app, saved_games::Msg::Open(bad));
+    assert_eq!(app.screen(), Screen::SavedGames, "nothing opened");
+    assert_eq!(app.play().expect("game").game.move_list(), before, "the game is unchanged");
+    saves(&mut app, saved_games::Msg::Path(dir.path().join("missing.txt").display().to_string()));
+    saves(&mut app, saved_games::Msg::Import);
+    let notice = app.saved_games().notice.clone();
+    assert!(notice.as_ref().is_some_and(|n| n.as_ref().is_err_and(|e| e.contains("cannot read"))), "{notice:?}");
 
-    let _ = app.update(Message::Play(play::Msg::PathChanged(path.display().to_string())));
-    let _ = app.update(Message::Play(play::Msg::ConfirmFile));
+    saves(&mut app, saved_games::Msg::Open(path));
+    assert_eq!(app.screen(), Screen::Play);
     assert_eq!(app.play().expect("game").game.move_list(), saved, "the saved game is back");
+}
+
+#[test]
+fn saved_games_are_renamed_and_deleted_from_the_list() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    let saves = |app: &mut App, msg| {
+        let _ = app.update(Message::SavedGames(msg));
+    };
+    let _ = app.update(Message::Play(play::Msg::OpenSave));
+    saves(&mut app, saved_games::Msg::Name("one".into()));
+    saves(&mut app, saved_games::Msg::Save);
+    let one = dir.paths().saves().join("one.toml");
+    saves(&mut app, saved_games::Msg::Rename(one.clone()));
+    saves(&mut app, saved_games::Msg::RenameTo("two".into()));
+    saves(&mut app, saved_games::Msg::ConfirmRename(true));
+    let two = dir.paths().saves().join("two.toml");
+    assert!(!one.exists() && two.exists());
+    let names = |app: &App| -> Vec<String> {
+        app.saved_games().entries.clone().expect("listed").into_iter().map(|e| e.name).collect()
+    };
+    assert_eq!(names(&app), ["two"]);
+    saves(&mut app, saved_games::Msg::Delete(two.clone()));
+    saves(&mut app, saved_games::Msg::ConfirmDelete(false));
+    assert!(two.exists(), "kept when the answer is no");
+    saves(&mut app, saved_games::Msg::Delete(two.clone()));
+    saves(&mut app, saved_games::Msg::ConfirmDelete(true));
+    assert!(!two.exists());
+    assert!(names(&app).is_empty());
 }
 
 #[test]
@@ -652,7 +696,8 @@ fn tab_walks_the_home_screen_in_order_round_the_ring_and_enter_presses() {
     let dir = TempDir::create();
     let mut app = app(&dir);
     assert_eq!(app.focused(), None, "no focus before the first Tab");
-    let menu = ["Play online", "Statistics", "Compare rule sets", "Rules", "Keyboard", "Settings", "Quit"];
+    let menu =
+        ["Saved games", "Play online", "Statistics", "Compare rule sets", "Rules", "Keyboard", "Settings", "Quit"];
     let expected: Vec<&str> = ["Play Gomoku", "Play Othello"].into_iter().chain(menu).collect();
     assert_eq!(stop_names(&app), expected, "the cards left to right, then the menu; Continue is disabled");
     tab(&mut app);
@@ -765,21 +810,24 @@ fn in_a_game_the_keys_go_to_the_board_or_to_the_focused_control() {
 }
 
 #[test]
-fn the_save_panel_has_the_ring_to_itself_and_enter_on_save_saves() {
+fn ctrl_s_opens_the_saved_games_and_enter_on_save_saves() {
     use iced::keyboard::Modifiers;
     use iced::keyboard::key::Named;
     let dir = TempDir::create();
     let mut app = two_humans_othello(&dir);
     click(&mut app, 5, 4);
     press(&mut app, character("s"), Modifiers::CTRL);
-    assert_eq!(stop_names(&app), ["Path", "Save", "Cancel"]);
+    assert_eq!(app.screen(), Screen::SavedGames);
+    assert_eq!(stop_names(&app), ["Name", "Save", "Path", "Import", "Export", "Back"]);
     tab(&mut app);
-    assert_eq!(app.focused(), Some("Path"));
+    assert_eq!(app.focused(), Some("Name"));
     tab(&mut app);
     key(&mut app, Named::Enter);
-    let play = app.play().expect("game");
-    assert!(play.file_panel.is_none(), "{:?}", play.file_panel);
-    assert!(play.status.as_deref().is_some_and(|s| s.starts_with("Saved to")), "{:?}", play.status);
+    let notice = app.saved_games().notice.clone();
+    assert!(notice.as_ref().is_some_and(|n| n.as_ref().is_ok_and(|s| s.starts_with("Saved as"))), "{notice:?}");
+    assert_eq!(app.saved_games().entries.as_ref().map(Vec::len), Ok(1), "the list shows it");
+    key(&mut app, Named::Escape);
+    assert_eq!(app.screen(), Screen::Play, "Esc goes back to the game");
 }
 
 #[test]

@@ -9,6 +9,7 @@ pub mod computer;
 pub mod focus;
 pub mod journal;
 pub mod keys;
+pub mod library;
 pub mod online;
 pub mod online_play;
 pub mod screen;

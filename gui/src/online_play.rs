@@ -37,7 +37,7 @@ pub enum Forward {
     Sent,
     /// Not about the shared game: the play screen handles it as in any game.
     Local(play::Msg),
-    /// Not possible in a network game (redo, hints, pause, load).
+    /// Not possible in a network game (redo, hints, pause, opening another game).
     Ignored,
 }
 
@@ -230,9 +230,6 @@ impl OnlinePlay {
             play::Msg::View(_)
             | play::Msg::ViewLive
             | play::Msg::OpenSave
-            | play::Msg::PathChanged(_)
-            | play::Msg::ConfirmFile
-            | play::Msg::CloseFile
             | play::Msg::NewGame
             | play::Msg::Keyboard
             | play::Msg::Leave

@@ -82,6 +82,7 @@ pub fn view<'a>(
     .spacing(20);
     let menu = column![
         menu_button(focus, "Continue", can_continue.then_some(Msg::Go(Route::Continue))),
+        menu_button(focus, "Saved games", Some(Msg::Go(Route::SavedGames))),
         menu_button(focus, "Play online", Some(Msg::Go(Route::Online))),
         menu_button(focus, "Statistics", Some(Msg::Go(Route::Statistics))),
         menu_button(focus, "Compare rule sets", Some(Msg::Go(Route::Compare))),
@@ -90,7 +91,7 @@ pub fn view<'a>(
         menu_button(focus, "Settings", Some(Msg::Go(Route::Settings))),
         menu_button(focus, "Quit", Some(Msg::Quit)),
     ]
-    .spacing(8);
+    .spacing(6);
     // Sized so that the whole page fits an 800x600 window; larger windows centre it.
     let mut page = column![
         column![text("Tabula").size(46), text("Gomoku and Othello against the computer or a friend").size(17)]

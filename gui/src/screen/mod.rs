@@ -8,6 +8,7 @@ pub mod new_game;
 pub mod online;
 pub mod play;
 pub mod rules;
+pub mod saved_games;
 pub mod settings;
 pub mod statistics;
 pub mod widgets;
@@ -35,7 +36,9 @@ pub enum Route {
     Keyboard,
     /// Host or join a network game.
     Online,
-    /// Back to the screen the new-game form or the keyboard help was opened from: the game when it was the play
-    /// screen, else the home screen.
+    /// The saved games (saving the current game, opening one).
+    SavedGames,
+    /// Back to the screen the new-game form, the keyboard help or the saved games were opened from: the game when
+    /// it was the play screen, else the home screen.
     Back,
 }

@@ -2,11 +2,10 @@
 //! controls and the result banner. The game flow (turns, the computer, undo) lives in [`Play`]'s methods; the
 //! app connects them to the computer's thinking and to storage.
 
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use iced::widget::canvas::{self, Cache};
-use iced::widget::{button, column, container, row, scrollable, space, text, text_input};
+use iced::widget::{button, column, container, row, scrollable, space, text};
 use iced::{Background, Border, Color, Element, Fill, Length, Padding, Theme};
 use tabula_core::{GameResult, Outcome, Player};
 use tabula_games::{Analysis, Cell, Match, MoveReport, Snapshot};
@@ -18,11 +17,8 @@ use crate::focus::Focus;
 use crate::keys::{self, Shortcut};
 use crate::screen::widgets::{action, card_style, tipped};
 use crate::settings::Settings;
-use crate::storage;
 use crate::theme::board_palette;
-use tabula_games::exchange;
 use tabula_games::registry::GameKind;
-use tabula_games::save_file::MatchFactory;
 use tabula_games::setup::{GameSetup, Seat, colour_name};
 
 /// What the play screen asks of the app.
@@ -48,16 +44,10 @@ pub enum Msg {
     ViewLive,
     /// Pause or resume a computer-vs-computer game.
     TogglePause,
-    /// Open the save panel.
+    /// Save this game: the saved-games screen, with its name field.
     OpenSave,
-    /// Open the load panel.
+    /// Open another game: the saved-games screen.
     OpenLoad,
-    /// The path in the file panel changed.
-    PathChanged(String),
-    /// Save or load at the panel's path.
-    ConfirmFile,
-    /// Close the file panel.
-    CloseFile,
     /// Open the new-game form filled in from this game.
     NewGame,
     /// Show the keyboard help.
@@ -81,8 +71,8 @@ pub enum Action {
     Changed,
     /// Search a move for the human.
     Hint,
-    /// The game read from a file takes this one's place.
-    Open(Box<Play>),
+    /// The saved-games screen (saving this game, or opening another).
+    SavedGames,
     /// Open the new-game form filled in from this game.
     NewGame,
     /// Show the keyboard help.
@@ -93,17 +83,6 @@ pub enum Action {
     AskResign,
     /// Something about the network game.
     Online(crate::screen::online::Msg),
-}
-
-/// The save or load panel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FilePanel {
-    /// Saving (true) or loading.
-    pub saving: bool,
-    /// The path typed so far.
-    pub path: String,
-    /// A problem with the last attempt.
-    pub error: Option<String>,
 }
 
 /// A game on the play screen.
@@ -130,8 +109,6 @@ pub struct Play {
     pub recorded: bool,
     /// A computer-vs-computer game waits.
     pub paused: bool,
-    /// The save/load panel, when open.
-    pub file_panel: Option<FilePanel>,
     /// The keyboard cursor, once a cursor key has been pressed.
     pub cursor: Option<Cell>,
     /// The last refused move, blinking.
@@ -159,7 +136,6 @@ impl Play {
             resigned: None,
             recorded: false,
             paused: false,
-            file_panel: None,
             cursor: None,
             flash: None,
             remote: None,
@@ -348,9 +324,8 @@ impl Play {
         });
     }
 
-    /// Handles a message of the play screen; `saves` is the folder the save panel offers, `factory` starts the
-    /// games of loaded files.
-    pub fn update(&mut self, msg: Msg, settings: &Settings, saves: &Path, factory: MatchFactory) -> Action {
+    /// Handles a message of the play screen.
+    pub fn update(&mut self, msg: Msg, settings: &Settings) -> Action {
         match msg {
             Msg::Clicked(cell) if self.click(cell, settings) => return Action::Changed,
             Msg::Clicked(_) => {}
@@ -390,26 +365,7 @@ impl Play {
                 }
                 return Action::Changed;
             }
-            Msg::OpenSave | Msg::OpenLoad => {
-                let saving = msg == Msg::OpenSave;
-                let name = if saving {
-                    let secs =
-                        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-                    format!("{}-{secs}.toml", self.kind().id())
-                } else {
-                    String::new()
-                };
-                let path = saves.join(name).display().to_string();
-                self.file_panel = Some(FilePanel { saving, path, error: None });
-            }
-            Msg::PathChanged(path) => {
-                if let Some(panel) = &mut self.file_panel {
-                    panel.path = path;
-                    panel.error = None;
-                }
-            }
-            Msg::ConfirmFile => return self.confirm_file(factory),
-            Msg::CloseFile => self.file_panel = None,
+            Msg::OpenSave | Msg::OpenLoad => return Action::SavedGames,
             Msg::NewGame => return Action::NewGame,
             Msg::Keyboard => return Action::Keyboard,
             Msg::Leave => return Action::Leave,
@@ -419,50 +375,9 @@ impl Play {
         Action::None
     }
 
-    /// Saves to or loads from the file panel's path; a problem stays in the panel.
-    fn confirm_file(&mut self, factory: MatchFactory) -> Action {
-        let Some(panel) = &mut self.file_panel else { return Action::None };
-        let path = PathBuf::from(panel.path.trim());
-        if panel.path.trim().is_empty() {
-            panel.error = Some("Type the path of a file.".into());
-            return Action::None;
-        }
-        let format = exchange::Format::of(&path);
-        if panel.saving {
-            let written = exchange::export(format, &self.setup, self.game.as_ref())
-                .and_then(|text| storage::write_atomic(&path, &text));
-            match written {
-                Ok(()) => {
-                    self.file_panel = None;
-                    self.status = Some(format!("Saved to {}", path.display()));
-                }
-                Err(e) => panel.error = Some(e),
-            }
-            return Action::None;
-        }
-        let loaded = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            .and_then(|text| exchange::import(format, &text, &path.display().to_string(), factory));
-        match loaded {
-            Ok((setup, game)) => {
-                let mut fresh = Play::new(setup, game);
-                fresh.status = Some(format!("Loaded {}", path.display()));
-                fresh.recorded = fresh.is_over();
-                Action::Open(Box::new(fresh))
-            }
-            Err(e) => {
-                panel.error = Some(e);
-                Action::None
-            }
-        }
-    }
-
     /// What a key means on the play screen, when no control has the focus: the arrows move the board cursor
-    /// (and nothing more is sent); with the file panel open, only Esc, which closes it.
+    /// (and nothing more is sent).
     pub fn shortcut(&mut self, shortcut: Shortcut) -> Option<Msg> {
-        if self.file_panel.is_some() {
-            return (shortcut == Shortcut::Menu).then_some(Msg::CloseFile);
-        }
         let shown = self.shown_ply();
         Some(match shortcut {
             Shortcut::Cursor(dx, dy) => {
@@ -597,7 +512,7 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
 }
 
 /// The play screen; `online` is the network game this one mirrors, if any. The focus ring runs from the board
-/// through the side panel; an open save or load panel has it to itself.
+/// through the side panel.
 pub fn view<'a>(
     focus: &Focus<Msg>,
     play: &'a Play,
@@ -606,8 +521,6 @@ pub fn view<'a>(
     online: Option<&'a crate::online::Online>,
     window_width: f32,
 ) -> Element<'a, Msg> {
-    let behind = Focus::inert();
-    let under = if play.file_panel.is_some() { &behind } else { focus };
     let snapshot = play.shown();
     let options = board_options(play.kind(), settings);
     let live = play.viewing.is_none();
@@ -628,11 +541,10 @@ pub fn view<'a>(
         on_click: clickable.then_some((Msg::Clicked) as fn(Cell) -> Msg),
     };
     let board: Element<'a, Msg> = canvas::Canvas::new(board).width(Fill).height(Fill).into();
-    let board_area = container(under.board(board)).width(Fill).height(Fill).padding(6);
-    let file = play.file_panel.as_ref().map(|panel| file_panel(focus, panel));
+    let board_area = container(focus.board(board)).width(Fill).height(Fill).padding(6);
     // The result stands at the top of the side panel, where it covers no stone or coordinate.
     let banner = result.map(|(headline, detail)| banner(headline, detail));
-    let panel = side_panel(under, play, settings, &snapshot, online, banner, file);
+    let panel = side_panel(focus, play, settings, &snapshot, online, banner);
     let panel = container(panel).width(Length::Fixed(side_panel_width(window_width))).height(Fill);
     row![board_area, panel].height(Fill).into()
 }
@@ -668,7 +580,6 @@ fn side_panel<'a>(
     snapshot: &Snapshot,
     online: Option<&'a crate::online::Online>,
     banner: Option<Element<'a, Msg>>,
-    file: Option<Element<'a, Msg>>,
 ) -> Element<'a, Msg> {
     let palette = board_palette(play.kind(), settings.theme);
     let rule_name = play
@@ -736,7 +647,7 @@ fn side_panel<'a>(
         Some(online) => crate::screen::online::controls(focus, play, online),
         None => controls(focus, play),
     };
-    let panel = column![info, analysis, moves, controls].spacing(14).height(Fill).push(file);
+    let panel = column![info, analysis, moves, controls].spacing(14).height(Fill);
     container(panel).width(Fill).height(Fill).padding(14).style(card_style).into()
 }
 
@@ -867,28 +778,6 @@ fn controls<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
 /// An action button whose tooltip names its keys.
 pub fn keyed<'a>(focus: &Focus<Msg>, label: &'a str, shortcut: Shortcut, message: Option<Msg>) -> Element<'a, Msg> {
     tipped(action(focus, label, message), keys::keys_of(shortcut))
-}
-
-fn file_panel<'a>(focus: &Focus<Msg>, panel: &'a FilePanel) -> Element<'a, Msg> {
-    let verb = if panel.saving { "Save" } else { "Load" };
-    let mut content = column![
-        text(if panel.saving { "Save the game to" } else { "Load a game from" }).size(14),
-        text(".toml: Tabula · .txt: Othello transcript (f5d6…) · .ggf: Othello GGF · .psq: Gomoku (Piskvork)").size(12),
-        focus.text_field(
-            "Path",
-            "file-path",
-            text_input("path to a .toml file", &panel.path)
-                .on_input(Msg::PathChanged)
-                .on_submit(Msg::ConfirmFile)
-                .size(14)
-        ),
-        row![action(focus, verb, Some(Msg::ConfirmFile)), action(focus, "Cancel", Some(Msg::CloseFile)),].spacing(6),
-    ]
-    .spacing(6);
-    if let Some(error) = &panel.error {
-        content = content.push(text(error.clone()).size(13).style(text::danger));
-    }
-    container(content).padding(8).into()
 }
 
 #[cfg(test)]

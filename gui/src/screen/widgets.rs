@@ -53,7 +53,7 @@ pub fn card_style(theme: &Theme) -> container::Style {
 
 /// A wide menu button; disabled when `message` is `None`.
 pub fn menu_button<'a, M: Clone + 'a>(focus: &Focus<M>, label: &'a str, message: Option<M>) -> Element<'a, M> {
-    let body = button(text(label).size(17).center().width(Fill)).padding([8, 12]).width(Length::Fixed(220.0));
+    let body = button(text(label).size(17).center().width(Fill)).padding([6, 12]).width(Length::Fixed(220.0));
     focus.button(label, body, message)
 }
 
