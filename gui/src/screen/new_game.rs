@@ -42,6 +42,21 @@ pub enum Action {
     Back,
 }
 
+/// A level in the menu. The custom level is called "Custom depth" whatever its depth (the slider under it shows
+/// the depth): iced 0.14's pick list, drawn with tiny-skia, scrambled the digits of its selected label when the
+/// label changed with every step of the slider.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct LevelItem(LevelChoice);
+
+impl fmt::Display for LevelItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            LevelChoice::Named(name) => f.write_str(name),
+            LevelChoice::Custom(_) => f.write_str("Custom depth"),
+        }
+    }
+}
+
 /// A rule set in the menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct RuleItem {
@@ -224,13 +239,15 @@ fn seat_view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, player:
             LevelChoice::Custom(d) => d,
             LevelChoice::Named(_) => 6,
         };
-        let mut choices: Vec<LevelChoice> = levels.all().iter().map(|l| LevelChoice::Named(l.name.clone())).collect();
-        choices.push(LevelChoice::Custom(custom_depth));
-        let on_level = move |l| Msg::Level(player, l);
+        let mut choices: Vec<LevelItem> =
+            levels.all().iter().map(|l| LevelItem(LevelChoice::Named(l.name.clone()))).collect();
+        choices.push(LevelItem(LevelChoice::Custom(custom_depth)));
+        let on_level = move |l: LevelItem| Msg::Level(player, l.0);
+        let picked = Some(LevelItem(form.levels[i].clone()));
         body = body.push(
             row![
                 text("Level").size(16).width(Length::Fixed(60.0)),
-                pick(focus, &format!("{colour} level"), choices, Some(form.levels[i].clone()), on_level, Fill),
+                pick(focus, &format!("{colour} level"), choices, picked, on_level, Fill),
             ]
             .align_y(iced::Center),
         );
@@ -271,6 +288,14 @@ pub fn level_summary(level: &Level, solves_endgames: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_level_menu_label_stays_the_same_while_the_depth_slider_moves() {
+        let labels: Vec<String> =
+            (1..=MAX_CUSTOM_DEPTH).map(|d| LevelItem(LevelChoice::Custom(d)).to_string()).collect();
+        assert!(labels.iter().all(|l| l == "Custom depth"), "{labels:?}");
+        assert_eq!(LevelItem(LevelChoice::Named("Hard".into())).to_string(), "Hard");
+    }
 
     #[test]
     fn a_level_on_the_clock_promises_its_depth_only_as_far_as_the_clock_allows() {
