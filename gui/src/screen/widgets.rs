@@ -109,7 +109,7 @@ pub fn stepped_slider<'a, M: Clone + 'a>(
     focus.choice(name, &steps, Some(&value), on_change, control)
 }
 
-/// `content` with a tooltip above it; plain `content` when the tip is empty.
+/// `content` with a tooltip above it once the pointer rests there; plain `content` when the tip is empty.
 pub fn tipped<'a, M: 'a>(content: Element<'a, M>, tip: String) -> Element<'a, M> {
     if tip.is_empty() {
         return content;
@@ -120,6 +120,9 @@ pub fn tipped<'a, M: 'a>(content: Element<'a, M>, tip: String) -> Element<'a, M>
         tooltip::Position::Top,
     )
     .gap(4)
+    // Shown only after the pointer rests on the button, so that it does not cover the buttons above while the
+    // player moves between them.
+    .delay(std::time::Duration::from_millis(600))
     .into()
 }
 
