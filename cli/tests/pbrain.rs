@@ -294,6 +294,41 @@ fn yxboard_sets_a_position_without_moving() {
 }
 
 #[test]
+fn yxnbest_lists_distinct_best_moves_and_answers_the_first_without_playing_it() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 600");
+    brain.send("YXBOARD");
+    for line in ["7,7,2", "8,8,1", "7,8,2"] {
+        brain.send(line);
+    }
+    brain.send("DONE");
+    brain.send("YXNBEST 3");
+    let mut lines = Vec::new();
+    let answer = loop {
+        let line = brain.lines.recv_timeout(Duration::from_secs(10)).expect("an answer");
+        if !line.starts_with("MESSAGE") {
+            break line;
+        }
+        lines.push(line);
+    };
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let firsts: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            assert!(l.starts_with(&format!("MESSAGE ({}) depth ", i + 1)), "{l}");
+            l.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next()).expect("a line")
+        })
+        .collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{firsts:?}");
+    let (x, y) = point(&answer);
+    assert_ne!((x, y), (7, 7), "an empty point");
+    let again = brain.ask(&format!("TURN {x},{y}"));
+    assert!(!again.starts_with("ERROR"), "the analysed move was not played on the brain's board: {again}");
+}
+
+#[test]
 fn positions_that_cannot_be_are_refused() {
     let mut brain = Brain::start();
     assert_eq!(brain.ask("START 15"), "OK");

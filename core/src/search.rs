@@ -286,6 +286,23 @@ impl<G: Game> Searcher<G> {
         options: &SearchOptions,
         on_depth: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
+        self.search_excluding(game, evaluator, state, limits, options, &[], on_depth)
+    }
+
+    /// Like [`Self::search`], but the root moves in `excluded` are not considered: the best of the others, which
+    /// is the next line of a multi-line analysis when `excluded` holds the lines found before. No move is
+    /// returned when every root move is excluded.
+    #[allow(clippy::too_many_arguments, reason = "search's arguments and the excluded root moves")]
+    pub fn search_excluding<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        evaluator: &E,
+        state: &G::State,
+        limits: &Limits,
+        options: &SearchOptions,
+        excluded: &[G::Move],
+        on_depth: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
         if options.exact != self.last_search_exact {
             // Exact scores are disc margins, not evaluations: the two must not meet in the table.
             self.table.clear();
@@ -328,6 +345,7 @@ impl<G: Game> Searcher<G> {
             aborted: false,
             hit_horizon: false,
             iteration_depth: 0,
+            excluded,
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_buffers: vec![Vec::new(); MAX_PLY + 1],
             ordered: vec![Vec::new(); MAX_PLY + 1],
@@ -395,6 +413,8 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     hit_horizon: bool,
     /// The nominal depth of the current iteration, which bounds extensions.
     iteration_depth: usize,
+    /// Root moves left out of this search.
+    excluded: &'a [G::Move],
     pv: Vec<Vec<G::Move>>,
     move_buffers: Vec<Vec<G::Move>>,
     /// Each ply's moves with their ordering keys and places, handed out best first by [`next_best`].
@@ -550,6 +570,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if moves.is_empty() {
             self.game.legal_moves(state, &mut moves);
         }
+        moves.retain(|mv| !self.excluded.contains(mv));
         if self.options.exact && !moves.is_empty() {
             // An exact search is one iteration: helpers differ by the root move they try first.
             let first = self.helper % moves.len();

@@ -145,6 +145,54 @@ fn alpha_beta_equals_minimax_on_random_trees() {
 
 /// Wide nodes: the searcher picks the first moves of a long list one by one and sorts the rest later.
 #[test]
+fn excluding_root_moves_gives_the_next_lines_as_minimax_ranks_them() {
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let tree = RandomTree { seed: seed + 70_000, max_branching: 6, height: 9 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        let mut s = root.clone();
+        let mut moves = Vec::new();
+        RandomEval.search_moves(&tree, &s, &mut moves);
+        let mut ranked: Vec<(Score, _)> = moves
+            .iter()
+            .map(|&mv| {
+                let u = tree.make(&mut s, mv);
+                let v = -minimax(&tree, &RandomEval, &mut s, 3, 1, false);
+                tree.unmake(&mut s, mv, u);
+                (v, mv)
+            })
+            .collect();
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let mut searcher = Searcher::new(&tree, 1);
+        let mut excluded = Vec::new();
+        let options = SearchOptions { quiescence: false, ..SearchOptions::default() };
+        for (k, &(value, _)) in ranked.iter().enumerate() {
+            let r = searcher.search_excluding(
+                &tree,
+                &RandomEval,
+                &root,
+                &Limits::depth(4),
+                &options,
+                &excluded,
+                &mut |_| {},
+            );
+            let mv = r.best_move.expect("a move is left");
+            assert_eq!(r.score, value, "seed {seed}: line {} scores as minimax's {}th best", k + 1, k + 1);
+            assert!(!excluded.contains(&mv), "seed {seed}: an excluded move came back");
+            excluded.push(mv);
+            checked += 1;
+        }
+        let r =
+            searcher.search_excluding(&tree, &RandomEval, &root, &Limits::depth(4), &options, &excluded, &mut |_| {});
+        assert_eq!(r.best_move, None, "seed {seed}: every move excluded");
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
 fn alpha_beta_equals_minimax_on_wide_random_trees() {
     let wide = |seed| RandomTree { seed: seed + 50_000, max_branching: 30, height: 5 };
     let checked = check_random_trees(0..60, wide, |seed| 1 + (seed % 3) as i32);

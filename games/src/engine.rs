@@ -81,6 +81,19 @@ impl<G: BoardGame> Engine<G> {
         stop: Option<Arc<AtomicBool>>,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
+        self.think_excluding(state, level, seed, stop, &[], on_info)
+    }
+
+    /// Like [`Self::think`], leaving the root moves in `excluded` out: the next line of a multi-line analysis.
+    pub fn think_excluding(
+        &mut self,
+        state: &G::State,
+        level: &Level,
+        seed: u64,
+        stop: Option<Arc<AtomicBool>>,
+        excluded: &[G::Move],
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
         let start = Instant::now();
         let limits = Limits { stop, ..level.limits() };
         let options = level.options(seed);
@@ -90,12 +103,13 @@ impl<G: BoardGame> Engine<G> {
         };
         if !solve {
             let eval = self.game.evaluator(false);
-            return self.searcher.search(&self.game, &eval, state, &limits, &options, on_info);
+            return self.searcher.search_excluding(&self.game, &eval, state, &limits, &options, excluded, on_info);
         }
         let exact_limits = Limits { depth: None, ..limits.clone() };
         let exact_options = SearchOptions { exact: true, randomness: 0, aspiration: None, ..options.clone() };
         let eval = self.exact.get_or_insert_with(|| self.game.evaluator(true));
-        let solved = self.searcher.search(&self.game, eval, state, &exact_limits, &exact_options, on_info);
+        let solved =
+            self.searcher.search_excluding(&self.game, eval, state, &exact_limits, &exact_options, excluded, on_info);
         if solved.depth > 0 {
             return solved;
         }
@@ -103,7 +117,8 @@ impl<G: BoardGame> Engine<G> {
         let fallback_limits =
             Limits { time: limits.time.map(|t| t.saturating_sub(elapsed).max(Duration::from_millis(10))), ..limits };
         let eval = self.game.evaluator(false);
-        let mut fallback = self.searcher.search(&self.game, &eval, state, &fallback_limits, &options, on_info);
+        let mut fallback =
+            self.searcher.search_excluding(&self.game, &eval, state, &fallback_limits, &options, excluded, on_info);
         fallback.nodes += solved.nodes;
         fallback.elapsed = start.elapsed();
         fallback

@@ -30,7 +30,13 @@ enum Event {
     /// A search depth finished: a `MESSAGE` line for the manager's log or analysis panel.
     Progress(String),
     Eof,
-    Thought(Result<Option<Point>, String>, Option<Box<Engine<Gomoku>>>),
+    /// The search's answer; `play` tells whether the brain plays it on its own board (a move) or only says it
+    /// (`YXNBEST`'s analysis).
+    Thought {
+        answer: Result<Option<Point>, String>,
+        engine: Option<Box<Engine<Gomoku>>>,
+        play: bool,
+    },
     Table(u64, Box<Engine<Gomoku>>),
 }
 
@@ -326,10 +332,11 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            Event::Thought(answer, engine) => {
+            Event::Thought { answer, engine, play } => {
                 thinking = None;
                 brain.engine = brain.next_engine.take().or(engine);
                 match answer {
+                    Ok(Some((x, y))) if !play => say(&format!("{x},{y}"))?,
                     Ok(Some((x, y))) => match brain.place((x, y)) {
                         Ok(()) => say(&format!("{x},{y}"))?,
                         Err(e) => say(&e)?,
@@ -509,6 +516,7 @@ fn handle(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Reply {
         Command::YxStop => return Reply::Silent,
         Command::YxShowForbid => Ok(Some(brain.forbidden_points())),
         Command::YxShowInfo => Ok(Some(show_info())),
+        Command::YxNbest(lines) => return think_lines(brain, lines, events),
         Command::YxHashClear => {
             if let Some(engine) = &mut brain.engine {
                 engine.clear();
@@ -555,7 +563,22 @@ fn takeback(brain: &mut Brain, (x, y): Point) -> Result<(), String> {
 
 /// Starts a search of the current position on its own thread; its answer comes back as an event.
 fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
-    let level = brain.level();
+    search(brain, 1, true, events)
+}
+
+/// `YXNBEST`: the best `lines` moves (at most [`MAX_LINES`]), each a search without the ones found before, in
+/// equal shares of the turn's time; each reported as a `MESSAGE` line, the best answered without being played.
+fn think_lines(brain: &mut Brain, lines: usize, events: &Sender<Event>) -> Reply {
+    search(brain, lines.min(MAX_LINES), false, events)
+}
+
+/// The most lines `YXNBEST` searches: enough for an analysis panel, few enough that each gets time.
+const MAX_LINES: usize = 10;
+
+/// Searches the brain's position for `lines` best moves on a thread of its own; the answer comes as an
+/// [`Event::Thought`], played on the brain's board when `play`.
+fn search(brain: &mut Brain, lines: usize, play: bool, events: &Sender<Event>) -> Reply {
+    let mut level = brain.level();
     let (Some(game), Some(state)) = (brain.game.clone(), brain.state.clone()) else {
         return Reply::Text("ERROR no game started (send START first)".into());
     };
@@ -566,6 +589,7 @@ fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
         brain.engine = Some(engine);
         return Reply::Text("ERROR the game is over".into());
     }
+    level.time_ms = level.time_ms.map(|ms| ms / lines as u64);
     engine.set_threads(brain.threads);
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -574,19 +598,50 @@ fn think(brain: &mut Brain, events: &Sender<Event>) -> Reply {
         let seed = game.hash(&state);
         let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let progress = events.clone();
-            engine.think(&state, &level, seed, Some(flag), &mut |info| {
-                let _ = progress.send(Event::Progress(describe_depth(&game, info)));
-            })
+            let mut found = Vec::new();
+            let mut best = None;
+            for line in 1..=lines {
+                let result = engine.think_excluding(&state, &level, seed, Some(flag.clone()), &found, &mut |info| {
+                    if lines == 1 {
+                        let _ = progress.send(Event::Progress(describe_depth(&game, info)));
+                    }
+                });
+                let Some(mv) = result.best_move else { break };
+                if lines > 1 {
+                    let _ = progress.send(Event::Progress(format!("({line}) {}", describe_result(&game, &result))));
+                }
+                best.get_or_insert(mv);
+                found.push(mv);
+                if flag.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            best
         }));
         let (answer, engine) = match searched {
-            Ok(result) => (Ok(result.best_move.and_then(|mv| game.cell_of(mv)).map(|c| (c.x, c.y))), Some(engine)),
+            Ok(best) => (Ok(best.and_then(|mv| game.cell_of(mv)).map(|c| (c.x, c.y))), Some(engine)),
             // The engine may be half-way through an update: a fresh one takes its place.
             Err(_) => (Err("ERROR the search failed on this position".to_string()), None),
         };
         // The main loop may have quit already; then nobody needs the answer.
-        let _ = events.send(Event::Thought(answer, engine));
+        let _ = events.send(Event::Thought { answer, engine, play });
     });
     Reply::Thinking(stop)
+}
+
+/// A finished search as one line of a multi-line analysis.
+fn describe_result(game: &Gomoku, result: &tabula_core::SearchResult<tabula_games::gomoku::Move>) -> String {
+    let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-3)) as u64;
+    let info = SearchInfo {
+        depth: result.depth,
+        score: result.score,
+        pv: result.pv.clone(),
+        nodes: result.nodes,
+        nps,
+        elapsed: result.elapsed,
+        exact: result.exact,
+    };
+    describe_depth(game, &info)
 }
 
 /// A finished depth as Yixin-Board's analysis panel and the managers' logs show it.

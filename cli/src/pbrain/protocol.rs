@@ -31,6 +31,9 @@ pub enum Command {
     YxShowForbid,
     /// `YXSHOWINFO` (Yixin-Board): say what the engine is and what settings it takes.
     YxShowInfo,
+    /// `YXNBEST N` (Yixin-Board): find the N best moves of the position (one `MESSAGE` line each, best first),
+    /// then answer with the best, without playing it.
+    YxNbest(usize),
     /// `SWAP2BOARD`: a swap2 opening position follows as in `BOARD` (refused at its `DONE`: no opening rules yet).
     Swap2Board,
     /// `X,Y,F` inside a `BOARD` block: F is 1 (own), 2 (opponent) or 3 (ignored).
@@ -114,6 +117,10 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, ProtocolError> {
         "YXHASHCLEAR" => Ok(Command::YxHashClear),
         "YXSHOWFORBID" => Ok(Command::YxShowForbid),
         "YXSHOWINFO" => Ok(Command::YxShowInfo),
+        "YXNBEST" => match number(args, "number of moves", line)? {
+            0 => Err(ProtocolError::Malformed(format!("YXNBEST needs at least one move in '{line}'"))),
+            n => Ok(Command::YxNbest(n)),
+        },
         "DONE" => Ok(Command::Done),
         "TAKEBACK" => Ok(Command::Takeback(point(args, line)?)),
         "ABOUT" => Ok(Command::About),
@@ -143,6 +150,8 @@ mod tests {
         assert_eq!(parse("DONE", true), Ok(Command::Done));
         assert_eq!(parse("END", true), Ok(Command::End), "a manager may end in the middle of a block");
         assert_eq!(parse("yxboard", false), Ok(Command::YxBoard));
+        assert_eq!(parse("YXNBEST 3", false), Ok(Command::YxNbest(3)));
+        assert!(matches!(parse("YXNBEST 0", false), Err(ProtocolError::Malformed(_))));
         assert_eq!(parse("INFO timeout_turn 5000", false), Ok(Command::Info("timeout_turn".into(), "5000".into())));
         assert_eq!(parse("TAKEBACK 3,4", false), Ok(Command::Takeback((3, 4))));
         assert_eq!(parse("END", false), Ok(Command::End));
