@@ -106,20 +106,25 @@ pub(crate) fn find_level(levels: &Levels, name: &str) -> Result<Level, String> {
     })
 }
 
+/// Record lines with the places of their rule set and game in the series.
+type RecordLines = Mutex<Vec<(usize, usize, String)>>;
+
 struct Series<'a> {
     config: SeriesConfig,
     bar: &'a ProgressBar,
-    /// The rule set's id and the record lines of its finished games, when they are kept.
-    record: Option<(&'a str, &'a Mutex<Vec<String>>)>,
+    /// The rule set's place and id, and the record lines of the finished games with their places, when they are
+    /// kept.
+    record: Option<(usize, &'a str, &'a RecordLines)>,
 }
 
 impl GameVisitor for Series<'_> {
     type Output = SeriesSummary;
     fn visit<G: BoardGame>(self, game: G) -> SeriesSummary {
         let stop = AtomicBool::new(false);
-        run_series(&game, &self.config, &stop, &|g| {
-            if let Some((rule_set, lines)) = self.record {
-                lines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(g.to_line(rule_set));
+        run_series(&game, &self.config, &stop, &|number, g| {
+            if let Some((place, rule_set, lines)) = self.record {
+                let line = g.to_line(rule_set);
+                lines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((place, number, line));
             }
             self.bar.inc(1);
         })
@@ -156,7 +161,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     );
     let mut rows = Vec::new();
     let lines = Mutex::new(Vec::new());
-    for rule_set in &rule_sets {
+    for (place, rule_set) in rule_sets.iter().enumerate() {
         let spec = MatchSpec { game, rule_set: rule_set.clone(), board_size: args.size };
         bar.set_prefix(spec.rule_set_name());
         let config = SeriesConfig {
@@ -168,13 +173,16 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             threads,
             table_megabytes: 16,
         };
-        let record = args.record.is_some().then_some((rule_set.as_str(), &lines));
+        let record = args.record.is_some().then_some((place, rule_set.as_str(), &lines));
         let summary = spec.visit(Series { config, bar: &bar, record })?;
         rows.push(row(&spec, &a, &b, &summary));
     }
     bar.finish_and_clear();
     if let Some(path) = &args.record {
-        let mut text = lines.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).join("\n");
+        // In series order, whatever order the threads finished in, so that a seed gives the same file.
+        let mut lines = lines.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        lines.sort_unstable_by_key(|(place, number, _)| (*place, *number));
+        let mut text = lines.into_iter().map(|(_, _, line)| line).collect::<Vec<_>>().join("\n");
         text.push('\n');
         write_atomic(path, text)?;
     }

@@ -132,7 +132,8 @@ fn read_collections(data: &Path, hold_out: &[u32]) -> Result<(Vec<GameRecord>, V
 }
 
 /// The standard Othello games of an arena record file ([`tabula_games::arena::parse_record_line`]), each played
-/// to its end. Errors name the file and line.
+/// to its end, in a fixed order (by their moves): the weights then depend on which games a file holds, not on the
+/// order in which the arena's threads finished them. Errors name the file and line.
 fn read_record_file(path: &Path) -> Result<Vec<GameRecord>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let game = Othello::from_rule_set("othello")?;
@@ -152,6 +153,7 @@ fn read_record_file(path: &Path) -> Result<Vec<GameRecord>, String> {
         let black_margin = if end.side() == Player::First { mover_margin } else { -mover_margin };
         games.push(GameRecord { moves: squares, black_margin, theoretical_margin: None });
     }
+    games.sort_by(|a, b| a.moves.cmp(&b.moves));
     Ok(games)
 }
 

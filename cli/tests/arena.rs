@@ -133,3 +133,36 @@ fn a_record_file_holds_every_game_replayable_to_its_result() {
         assert_eq!(result, expected, "{line}");
     }
 }
+
+#[test]
+fn a_record_file_is_in_series_order_whatever_the_threads_finish_first() {
+    let run = |threads: &str| {
+        let path = std::env::temp_dir().join(format!("tabula-arena-order-{}-{threads}.txt", std::process::id()));
+        let file = path.to_str().expect("a UTF-8 temporary path");
+        arena(&[
+            "--game",
+            "othello",
+            "--rules",
+            "othello",
+            "--level",
+            "Easy",
+            "--games",
+            "12",
+            "--opening",
+            "6",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--quiet",
+            "--record",
+            file,
+        ]);
+        let text = std::fs::read_to_string(&path).expect("the record file");
+        let _ = std::fs::remove_file(&path);
+        text
+    };
+    let one = run("1");
+    assert_eq!(one.lines().count(), 12);
+    assert_eq!(run("2"), one, "two threads write the games in the order one thread plays them");
+}

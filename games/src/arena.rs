@@ -239,13 +239,14 @@ pub fn play_game<G: BoardGame>(
     GameRecord { first_level, result, plies, engine_moves, thinking, moves }
 }
 
-/// Plays a whole series on `config.threads` threads. `on_game` hears each finished game (in completion order);
-/// setting `stop` ends the series early with the games finished so far.
+/// Plays a whole series on `config.threads` threads. `on_game` hears each finished game with its number in the
+/// series (opening `i` gives games `2i` and `2i + 1`), in completion order; setting `stop` ends the series early
+/// with the games finished so far.
 pub fn run_series<G: BoardGame>(
     game: &G,
     config: &SeriesConfig,
     stop: &AtomicBool,
-    on_game: &(dyn Fn(&GameRecord) + Sync),
+    on_game: &(dyn Fn(usize, &GameRecord) + Sync),
 ) -> SeriesSummary {
     let openings = series_openings(game, config);
     let next = AtomicUsize::new(0);
@@ -265,7 +266,7 @@ pub fn run_series<G: BoardGame>(
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    on_game(&record);
+                    on_game(job, &record);
                     summary.lock().unwrap_or_else(std::sync::PoisonError::into_inner).add(&record);
                 }
             });

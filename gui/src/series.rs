@@ -62,7 +62,7 @@ struct Visit<'a> {
 impl GameVisitor for Visit<'_> {
     type Output = SeriesSummary;
     fn visit<G: BoardGame>(self, game: G) -> SeriesSummary {
-        let on_game = |record: &arena::GameRecord| {
+        let on_game = |_: usize, record: &arena::GameRecord| {
             if let Ok(mut p) = self.progress.lock() {
                 p.rows[self.row].1.add(record);
             }

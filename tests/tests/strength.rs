@@ -10,7 +10,7 @@ struct Series(SeriesConfig);
 impl GameVisitor for Series {
     type Output = SeriesSummary;
     fn visit<G: BoardGame>(self, game: G) -> SeriesSummary {
-        run_series(&game, &self.0, &AtomicBool::new(false), &|_| {})
+        run_series(&game, &self.0, &AtomicBool::new(false), &|_, _| {})
     }
 }
 
