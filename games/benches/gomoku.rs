@@ -17,12 +17,12 @@ const POSITIONS: [&str; 3] = [
 
 fn main() {
     let levels = tabula_games::config::default_levels();
-    let hardest = levels.hardest().expect("the default configuration has levels");
+    let expert = levels.get("Expert").expect("the default configuration has Expert");
     println!(
-        "search at the hardest level ({}: depth {}, {} ms)",
-        hardest.name,
-        hardest.depth,
-        hardest.time_ms.unwrap_or(0)
+        "search at the Expert level ({}: depth {}, {} ms)",
+        expert.name,
+        expert.depth,
+        expert.time_ms.unwrap_or(0)
     );
     let mut signature = 0u64;
     for rule in WinRule::ALL {
@@ -30,8 +30,8 @@ fn main() {
         for (i, text) in POSITIONS.iter().enumerate() {
             let (_, state) = parse_moves(&game, text).expect("valid position");
             let mut searcher = Searcher::new(&game, 64);
-            let limits = hardest.limits();
-            let result = searcher.search(&game, &GomokuEvaluator, &state, &limits, &hardest.options(0), &mut |_| {});
+            let limits = expert.limits();
+            let result = searcher.search(&game, &GomokuEvaluator, &state, &limits, &expert.options(0), &mut |_| {});
             let nps = result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9);
             let best = result.best_move.map_or_else(|| "-".to_string(), |m| game.format_move(m));
             signature = signature.rotate_left(7) ^ result.nodes;

@@ -67,7 +67,7 @@ mod tests {
     fn defaults_have_named_levels_weakest_first() {
         let levels = default_levels();
         let names: Vec<&str> = levels.all().iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(names, ["Beginner", "Easy", "Medium", "Hard", "Expert"]);
+        assert_eq!(names, ["Beginner", "Easy", "Medium", "Hard", "Expert", "Master"]);
         assert!(levels.all().windows(2).all(|w| w[0].depth <= w[1].depth));
     }
 }

@@ -13,7 +13,7 @@ use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule, 
 const CONFIG: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../config/default.toml"));
 
 fn expert() -> Level {
-    Levels::parse(CONFIG, "default.toml").expect("config").hardest().expect("a level").clone()
+    Levels::parse(CONFIG, "default.toml").expect("config").get("Expert").expect("the Expert level").clone()
 }
 
 fn best(game: &Gomoku, state: &GomokuState, level: &Level) -> (Move, Duration) {
