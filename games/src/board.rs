@@ -148,6 +148,16 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
         tabula_core::score::format_score(score)
     }
 
+    /// A search score from the mover's view as a share of a sure win, from -1 (lost) to 1 (won), for graphs of a
+    /// game: proven wins and losses at the ends, otherwise the game's own scale. By default a score of 1,000 (a
+    /// large lead in the searcher's units) counts as most of a win.
+    fn advantage(&self, score: Score, _exact: bool) -> f32 {
+        match tabula_core::score::mate_distance(score) {
+            Some(_) => score.signum() as f32,
+            None => (f64::from(score) / 1000.0).tanh() as f32,
+        }
+    }
+
     /// The rule set's suite of balanced openings (see [`crate::openings`]), for series that should measure the
     /// engines or the rule set rather than the colour; empty where there is none.
     fn balanced_openings(&self) -> Vec<Vec<Self::Move>> {

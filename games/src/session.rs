@@ -117,6 +117,8 @@ pub trait Match: Send {
     fn to_move(&self) -> Player;
     /// A search score in the game's words ([`BoardGame::describe_score`]).
     fn describe_score(&self, score: Score, exact: bool) -> String;
+    /// A search score as a share of a sure win, -1 to 1 ([`BoardGame::advantage`]).
+    fn advantage(&self, score: Score, exact: bool) -> f32;
     /// Whether the current position's legality check allows `cell`, and if not why.
     fn check_cell(&self, cell: Cell) -> Result<(), MoveError>;
     /// The notation of the move on `cell` in the current position, or why it is not legal.
@@ -136,7 +138,12 @@ pub trait Match: Send {
     /// Whether there is a move to redo.
     fn can_redo(&self) -> bool;
     /// A search of the current position at `level` on `threads` threads, to run anywhere; `stop` ends it early.
-    fn think_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
+    fn think_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
+        self.think_job_at(self.ply(), level, seed, threads, stop)
+    }
+    /// A search of the position after the first `ply` moves of the current line (clamped to the line), as
+    /// [`Self::think_job`]: the analysis of a game's earlier positions.
+    fn think_job_at(&self, ply: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
 }
 
 /// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack, and the computer
@@ -261,6 +268,10 @@ impl<G: BoardGame> Match for Session<G> {
         self.game.describe_score(score, exact)
     }
 
+    fn advantage(&self, score: Score, exact: bool) -> f32 {
+        self.game.advantage(score, exact)
+    }
+
     fn check_cell(&self, cell: Cell) -> Result<(), MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
@@ -315,9 +326,9 @@ impl<G: BoardGame> Match for Session<G> {
         !self.redo.is_empty()
     }
 
-    fn think_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
+    fn think_job_at(&self, ply: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
         let game = self.game.clone();
-        let state = self.state.clone();
+        let state = if ply >= self.moves.len() { self.state.clone() } else { self.state_after(ply) };
         let level = level.clone();
         let engine = Arc::clone(&self.engine);
         Box::new(move |progress: &mut dyn FnMut(Analysis)| {

@@ -17,6 +17,8 @@ pub enum Purpose {
     Move,
     /// To suggest a move to the human.
     Hint,
+    /// To judge the position after this many moves, for the review of the game.
+    Review(usize),
 }
 
 /// The answer of a search.
@@ -78,8 +80,9 @@ impl std::fmt::Debug for Request {
     }
 }
 
-/// Prepares a search of `game`'s current position at `level` on `threads` threads. The answer is held back until
-/// at least `min_time` has passed, so computer moves can be followed by eye.
+/// Prepares a search of `game`'s current position (or, for a review, the position it names) at `level` on
+/// `threads` threads. The answer is held back until at least `min_time` has passed, so computer moves can be
+/// followed by eye.
 #[must_use]
 pub fn prepare(
     game: &dyn Match,
@@ -92,7 +95,11 @@ pub fn prepare(
 ) -> (Thinking, Request) {
     let stop = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(Mutex::new(None));
-    let job = game.think_job(level, seed, threads, stop.clone());
+    let ply = match purpose {
+        Purpose::Review(ply) => ply,
+        Purpose::Move | Purpose::Hint => game.ply(),
+    };
+    let job = game.think_job_at(ply, level, seed, threads, stop.clone());
     let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
     (thinking, Request { job, generation, purpose, min_time, progress })
 }

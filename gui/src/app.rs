@@ -690,10 +690,18 @@ impl App {
 
     fn update_play(&mut self, msg: play::Msg) -> Task<Message> {
         let Some(play) = &mut self.play else { return Task::none() };
-        match play.update(msg, &self.settings) {
+        let action = play.update(msg, &self.settings);
+        self.play_action(action)
+    }
+
+    /// Does what the play screen asked for.
+    fn play_action(&mut self, action: play::Action) -> Task<Message> {
+        let Some(play) = &mut self.play else { return Task::none() };
+        match action {
             play::Action::None => Task::none(),
             play::Action::Changed => self.sync_play(),
             play::Action::Hint => self.computer.hint(play, &self.settings).map(Message::AiFinished),
+            play::Action::Review(ply) => self.computer.review(play, ply, &self.settings).map(Message::AiFinished),
             play::Action::SavedGames => self.go(Route::SavedGames),
             play::Action::NewGame => self.new_game_from(),
             play::Action::Keyboard => self.go(Route::Keyboard),
@@ -708,10 +716,10 @@ impl App {
 
     fn ai_finished(&mut self, finished: Finished) -> Task<Message> {
         let Some(play) = &mut self.play else { return Task::none() };
-        if play.finish_search(finished, &self.settings) {
-            return self.sync_play();
+        match play.finish_search(finished, &self.settings) {
+            Some(action) => self.play_action(action),
+            None => Task::none(),
         }
-        Task::none()
     }
 
     /// After any change to the game: count a finished game, keep the autosave current, and set the computer

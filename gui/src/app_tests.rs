@@ -952,3 +952,29 @@ fn back_from_the_new_game_form_returns_to_where_it_was_opened() {
     let _ = app.update(Message::Go(Route::Back));
     assert_eq!(app.screen(), Screen::Home);
 }
+
+#[test]
+fn a_review_judges_every_position_and_the_computer_s_moves_are_judged_as_they_come() {
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    start(&mut app);
+    click(&mut app, 1, 1);
+    answer(&mut app);
+    click(&mut app, 2, 2);
+    answer(&mut app);
+    let judged = |app: &App| app.play().expect("game").evaluations.iter().filter(|e| e.is_some()).count();
+    assert_eq!(judged(&app), 2, "the computer judged the two positions it moved from");
+    let _ = app.update(Message::Play(play::Msg::Review));
+    assert!(app.play().expect("game").reviewing);
+    let mut steps = 0;
+    while answer(&mut app) > 0 {
+        steps += 1;
+        assert!(steps <= 10, "the review ends");
+    }
+    let play = app.play().expect("game");
+    assert!(!play.reviewing);
+    assert_eq!(judged(&app), 5, "all five positions, the current one included: {:?}", play.evaluations);
+    assert_eq!(steps, 3, "only the positions not judged yet are searched");
+    assert!(play.status.as_deref().is_some_and(|s| s.starts_with("Review done")), "{:?}", play.status);
+    assert!(play.human_to_move(), "the review played no move");
+}

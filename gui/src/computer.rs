@@ -11,6 +11,12 @@ use crate::ai_task::{self, Finished, Purpose, Request};
 use crate::screen::play::Play;
 use crate::settings::Settings;
 
+/// The most time a hint searches.
+const HINT_MS: u64 = 1500;
+
+/// The most time a review spends on each position: a 60-move game is reviewed in half a minute.
+const REVIEW_MS: u64 = 500;
+
 /// Where the computer's searches run.
 #[derive(Debug)]
 pub enum AiRunner {
@@ -67,16 +73,25 @@ impl Computer {
             return Task::none();
         }
         play.status = None;
-        let level = self.hint_level();
+        let level = self.hint_level(HINT_MS);
         self.start(play, &level, Purpose::Hint, Duration::ZERO, settings)
     }
 
-    /// The level hints are searched at: Hard without randomness, at most 1.5 s.
-    fn hint_level(&self) -> Level {
+    /// Starts judging the position after `ply` moves of `play`, for its review.
+    pub fn review(&mut self, play: &mut Play, ply: usize, settings: &Settings) -> Task<Finished> {
+        if play.thinking.is_some() {
+            return Task::none();
+        }
+        let level = self.hint_level(REVIEW_MS);
+        self.start(play, &level, Purpose::Review(ply), Duration::ZERO, settings)
+    }
+
+    /// The level hints and reviews are searched at: Hard without randomness, at most `most_ms` a position.
+    fn hint_level(&self, most_ms: u64) -> Level {
         let mut level =
             self.levels.get("Hard").or_else(|| self.levels.hardest()).cloned().unwrap_or_else(|| Level::custom(4));
         level.randomness = 0;
-        level.time_ms = Some(level.time_ms.map_or(1500, |t| t.min(1500)));
+        level.time_ms = Some(level.time_ms.map_or(most_ms, |t| t.min(most_ms)));
         level
     }
 

@@ -37,7 +37,7 @@ pub enum Forward {
     Sent,
     /// Not about the shared game: the play screen handles it as in any game.
     Local(play::Msg),
-    /// Not possible in a network game (redo, hints, pause, opening another game).
+    /// Not possible in a network game (redo, hints, reviews, pause, opening another game).
     Ignored,
 }
 
@@ -224,9 +224,12 @@ impl OnlinePlay {
                 online.resign();
                 Ok(())
             }
-            play::Msg::Redo | play::Msg::Hint | play::Msg::MoveNow | play::Msg::TogglePause | play::Msg::OpenLoad => {
-                return Forward::Ignored;
-            }
+            play::Msg::Redo
+            | play::Msg::Hint
+            | play::Msg::MoveNow
+            | play::Msg::TogglePause
+            | play::Msg::OpenLoad
+            | play::Msg::Review => return Forward::Ignored,
             play::Msg::View(_)
             | play::Msg::ViewLive
             | play::Msg::OpenSave

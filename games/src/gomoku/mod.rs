@@ -578,6 +578,15 @@ impl BoardGame for Gomoku {
         format!("{:.0}% win chance", 100.0 * chance)
     }
 
+    fn advantage(&self, score: Score, _exact: bool) -> f32 {
+        if tabula_core::score::mate_distance(score).is_some() {
+            return score.signum() as f32;
+        }
+        // Twice the win chance less one: 0 is an even game.
+        let chance = 1.0 / (1.0 + (-f64::from(score) / fitting::SCALE).exp());
+        (2.0 * chance - 1.0) as f32
+    }
+
     fn end_reason(&self, state: &GomokuState) -> Option<String> {
         let outcome = state.outcome?;
         Some(match outcome.result {

@@ -491,6 +491,21 @@ impl BoardGame for Othello {
         }
     }
 
+    fn advantage(&self, score: Score, exact: bool) -> f32 {
+        if tabula_core::score::mate_distance(score).is_some() {
+            return score.signum() as f32;
+        }
+        // In discs of final margin: a 64-disc win is the whole board.
+        let discs = if exact {
+            f64::from(score)
+        } else if eval::judges_in_discs(self) {
+            f64::from(score) / 100.0
+        } else {
+            return (f64::from(score) / 1000.0).tanh() as f32;
+        };
+        (discs / 64.0).clamp(-1.0, 1.0) as f32
+    }
+
     fn end_reason(&self, state: &Position) -> Option<String> {
         self.outcome(state)?;
         let reason = if state.player == 0 || state.opponent == 0 {

@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod escape_closes;
+pub mod graph;
 pub mod home;
 pub mod keyboard;
 pub mod new_game;

@@ -44,6 +44,8 @@ pub enum Msg {
     ViewLive,
     /// Pause or resume a computer-vs-computer game.
     TogglePause,
+    /// Judge every position of the game (Analyze game), or stop the review.
+    Review,
     /// Save this game: the saved-games screen, with its name field.
     OpenSave,
     /// Open another game: the saved-games screen.
@@ -60,6 +62,10 @@ pub enum Msg {
     Online(crate::screen::online::Msg),
 }
 
+/// How much of a sure win (on the -1 to 1 scale of [`tabula_games::Match::advantage`]) a move must lose to be
+/// marked a mistake: about 10 discs in Othello, 7 points of win chance in Gomoku.
+pub const MISTAKE: f32 = 0.15;
+
 /// The widget id of the move list's entry for the position shown, which the list scrolls to.
 pub const VIEWED_MOVE: iced::widget::Id = iced::widget::Id::new("tabula-viewed-move");
 
@@ -71,6 +77,8 @@ pub enum Action {
     Changed,
     /// Search a move for the human.
     Hint,
+    /// Judge the position after this many moves, for the review.
+    Review(usize),
     /// The saved-games screen (saving this game, or opening another).
     SavedGames,
     /// Open the new-game form filled in from this game.
@@ -99,6 +107,11 @@ pub struct Play {
     pub analysis: Option<(Player, Analysis)>,
     /// A suggested move for the human.
     pub hint: Option<Cell>,
+    /// The computer's judgement of each position of the game (index: moves played), as the side to move there
+    /// and the first player's share of a sure win (-1 to 1): from its moves, hints and reviews.
+    pub evaluations: Vec<Option<(Player, f32)>>,
+    /// A review of the game is running: each position is judged in turn.
+    pub reviewing: bool,
     /// Discs turning over.
     pub animation: Option<FlipAnimation>,
     /// A line about what just happened (a pass, an illegal click, a saved file).
@@ -131,6 +144,8 @@ impl Play {
             thinking: None,
             analysis: None,
             hint: None,
+            evaluations: Vec::new(),
+            reviewing: false,
             animation: None,
             status: None,
             resigned: None,
@@ -189,6 +204,7 @@ impl Play {
     /// Stops any search; its answer will be dropped as stale.
     pub fn cancel_thinking(&mut self) {
         self.thinking = None;
+        self.reviewing = false;
     }
 
     /// Recomputes what is derived from the moves (move numbers).
@@ -236,6 +252,8 @@ impl Play {
     /// Bookkeeping after any move: animation, hint and status.
     pub fn after_move(&mut self, report: &MoveReport, settings: &Settings) {
         self.cancel_thinking();
+        // Judgements of positions past this one belonged to another line.
+        self.evaluations.truncate(self.game.ply());
         self.hint = None;
         self.animation = settings.animation.flip_time().and_then(|t| FlipAnimation::new(report, t, Instant::now()));
         self.status = report.placed.is_none().then(|| {
@@ -347,6 +365,20 @@ impl Play {
                 return Action::Changed;
             }
             Msg::Hint => return Action::Hint,
+            Msg::Review if self.reviewing => {
+                self.reviewing = false;
+                self.cancel_thinking();
+                self.status = Some("Review stopped.".into());
+                return Action::Changed;
+            }
+            Msg::Review => {
+                if self.thinking.is_some() {
+                    return Action::None;
+                }
+                self.reviewing = true;
+                self.status = Some("Reviewing the game…".into());
+                return self.next_review(0);
+            }
             Msg::MoveNow => {
                 if let Some(thinking) = self.move_search() {
                     thinking.move_now();
@@ -403,28 +435,83 @@ impl Play {
         })
     }
 
-    /// Takes the answer of a search: plays the computer's move or shows the hint. `false` when the answer is
-    /// stale (from a search this game no longer waits for).
-    pub fn finish_search(&mut self, finished: Finished, settings: &Settings) -> bool {
+    /// The review's next step from position `from`: the first position not yet judged, or the end of the review.
+    fn next_review(&mut self, from: usize) -> Action {
+        let last = self.game.ply();
+        let next = (from..=last).find(|&ply| self.evaluations.get(ply).copied().flatten().is_none());
+        match next {
+            Some(ply) if ply < last || !self.game.is_over() => Action::Review(ply),
+            _ => {
+                self.reviewing = false;
+                let mistakes = self.mistakes().len();
+                self.status = Some(match mistakes {
+                    0 => "Review done: no move lost much.".into(),
+                    1 => "Review done: one mistake, marked ? in the moves.".into(),
+                    n => format!("Review done: {n} mistakes, marked ? in the moves."),
+                });
+                Action::Changed
+            }
+        }
+    }
+
+    /// Notes the computer's judgement of the position after `ply` moves, where `side` is to move.
+    fn judge(&mut self, ply: usize, side: Player, analysis: &Analysis) {
+        if self.evaluations.len() <= ply {
+            self.evaluations.resize(ply + 1, None);
+        }
+        let mover = self.game.advantage(analysis.score, analysis.exact);
+        let first = if side == Player::First { mover } else { -mover };
+        self.evaluations[ply] = Some((side, first));
+    }
+
+    /// The moves (by their ply, 1 for the first) that lost the mover more than [`MISTAKE`] of a sure win, by the
+    /// judgements of the positions before and after them.
+    #[must_use]
+    pub fn mistakes(&self) -> Vec<usize> {
+        let judged = |ply: usize| self.evaluations.get(ply).copied().flatten();
+        (0..self.evaluations.len())
+            .filter(|&ply| {
+                let (Some((mover, before)), Some((_, after))) = (judged(ply), judged(ply + 1)) else { return false };
+                let lost = if mover == Player::First { before - after } else { after - before };
+                lost > MISTAKE
+            })
+            .map(|ply| ply + 1)
+            .collect()
+    }
+
+    /// Takes the answer of a search: plays the computer's move, shows the hint, or goes on with the review.
+    /// `None` when the answer is stale (from a search this game no longer waits for).
+    pub fn finish_search(&mut self, finished: Finished, settings: &Settings) -> Option<Action> {
         if self.thinking.as_ref().is_none_or(|t| t.generation != finished.generation) {
-            return false;
+            return None;
         }
         self.thinking = None;
         let side = self.game.to_move();
         match (finished.purpose, finished.analysis) {
             (Purpose::Move, Some(analysis)) => {
+                self.judge(self.game.ply(), side, &analysis);
                 self.apply_computer_move(&analysis, settings);
                 self.analysis = Some((side, analysis));
             }
             (Purpose::Move, None) => self.status = Some("The computer found no move.".into()),
             (Purpose::Hint, Some(analysis)) => {
+                self.judge(self.game.ply(), side, &analysis);
                 self.hint = analysis.cell;
                 self.status = Some(format!("Hint: {}", analysis.notation));
                 self.analysis = Some((side, analysis));
             }
             (Purpose::Hint, None) => self.status = Some("No hint: there is nothing to play.".into()),
+            (Purpose::Review(ply), analysis) => {
+                if let Some(analysis) = analysis {
+                    let mover = self.game.snapshot(ply).to_move;
+                    self.judge(ply, mover, &analysis);
+                }
+                if self.reviewing {
+                    return Some(self.next_review(ply + 1));
+                }
+            }
         }
-        true
+        Some(Action::Changed)
     }
 
     /// Time passes: a finished animation or flash goes away.
@@ -642,12 +729,13 @@ fn side_panel<'a>(
         Some(online) => focus.nest(Msg::Online, |focus| crate::screen::online::panel(focus, online)),
         None => analysis_view(play),
     };
+    let evaluation = evaluation_view(focus, play);
     let moves = move_list(focus, play);
     let controls = match online {
         Some(online) => crate::screen::online::controls(focus, play, online),
         None => controls(focus, play),
     };
-    let panel = column![info, analysis, moves, controls].spacing(14).height(Fill);
+    let panel = column![info, analysis, evaluation, moves, controls].spacing(14).height(Fill);
     container(panel).width(Fill).height(Fill).padding(14).style(card_style).into()
 }
 
@@ -670,6 +758,7 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
             let depth = t.latest().map_or_else(|| "starting".to_string(), |a| format!("depth {}", a.depth));
             format!("{mover} (computer) is thinking… {depth}")
         }
+        Some(t) if matches!(t.purpose, Purpose::Review(_)) => "Reviewing the game…".into(),
         Some(_) => "Looking for a good move for you…".into(),
         None if play.paused && play.remote.is_some() => "Paused until the other player is connected".into(),
         None if play.paused => "Paused".into(),
@@ -681,8 +770,31 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
     }
 }
 
+/// The evaluation graph with the button that starts or stops the review.
+fn evaluation_view<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
+    let idle = play.thinking.is_none() && !play.reviewing && play.remote.is_none();
+    let (label, msg) =
+        if play.reviewing { ("Stop review", Some(Msg::Review)) } else { ("Analyze", idle.then_some(Msg::Review)) };
+    let title = row![
+        text(format!("Evaluation ({} above)", colour_name(Player::First))).size(14).width(Fill),
+        focus.button(label, button(text(label).size(13)).padding([2, 8]), msg),
+    ]
+    .align_y(iced::Center);
+    let graph = crate::screen::graph::Graph {
+        values: &play.evaluations,
+        positions: play.game.ply() + 1,
+        shown: play.shown_ply(),
+        on_pick: Msg::View,
+    };
+    column![title, canvas::Canvas::new(graph).width(Fill).height(Length::Fixed(56.0))].spacing(4).into()
+}
+
 fn analysis_view(play: &Play) -> Element<'_, Msg> {
-    let thinking = play.thinking.as_ref().and_then(|t| t.latest().map(|a| (play.game.to_move(), a)));
+    let thinking = play
+        .thinking
+        .as_ref()
+        .filter(|t| !matches!(t.purpose, Purpose::Review(_)))
+        .and_then(|t| t.latest().map(|a| (play.game.to_move(), a)));
     let body: Element<'_, Msg> = match thinking.or_else(|| play.analysis.clone()) {
         Some((side, a)) => column![
             row![
@@ -716,6 +828,8 @@ fn analysis_view(play: &Play) -> Element<'_, Msg> {
 fn move_list<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
     let moves = play.game.move_list();
     let current = play.viewing.unwrap_or(moves.len());
+    let mistakes = play.mistakes();
+    let mark = |ply: usize| if mistakes.contains(&ply) { "?" } else { "" };
     // Each move carries its own number (the ply, as the board's move numbers and "after move N" count), and
     // the position shown is the container the list scrolls to.
     let entry = |ply: usize, label: String| -> Element<'a, Msg> {
@@ -725,9 +839,9 @@ fn move_list<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
         if ply == current { body.id(VIEWED_MOVE).into() } else { body.into() }
     };
     let rows = moves.chunks(2).enumerate().map(|(n, pair)| {
-        let first = entry(2 * n + 1, format!("{}. {}", 2 * n + 1, pair[0]));
+        let first = entry(2 * n + 1, format!("{}. {}{}", 2 * n + 1, pair[0], mark(2 * n + 1)));
         let second = match pair.get(1) {
-            Some(mv) => entry(2 * n + 2, format!("{}. {mv}", 2 * n + 2)),
+            Some(mv) => entry(2 * n + 2, format!("{}. {mv}{}", 2 * n + 2, mark(2 * n + 2))),
             None => space().width(Fill).into(),
         };
         row![first, second].spacing(4).into()
@@ -782,7 +896,23 @@ pub fn keyed<'a>(focus: &Focus<Msg>, label: &'a str, shortcut: Shortcut, message
 
 #[cfg(test)]
 mod tests {
-    use super::side_panel_width;
+    use super::*;
+    use tabula_games::registry::MatchSpec;
+
+    #[test]
+    fn a_move_that_throws_away_the_lead_is_a_mistake() {
+        let spec = MatchSpec { game: GameKind::Othello, rule_set: "othello".into(), board_size: None };
+        let game = crate::test_game::factory(&spec).expect("a game");
+        let mut play = Play::new(GameSetup { spec, seats: [Seat::Human, Seat::Human] }, game);
+        let f = Player::First;
+        let s = Player::Second;
+        play.evaluations = vec![Some((f, 0.1)), Some((s, 0.1)), Some((f, 0.5)), Some((s, 0.45)), None, Some((f, 0.0))];
+        assert_eq!(
+            play.mistakes(),
+            [2],
+            "White's move gave away 0.4; Black's next lost 0.05; no judgement, no verdict"
+        );
+    }
 
     #[test]
     fn the_side_panel_gives_a_small_window_s_room_to_the_board() {
