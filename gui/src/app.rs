@@ -307,8 +307,10 @@ impl App {
         let before = self.ring.clone();
         let tick = matches!(message, Message::Tick(_));
         let game_moved = matches!(message, Message::Play(_) | Message::AiFinished(_) | Message::Key(_));
+        let was_playing = self.screen == Screen::Play;
         let mut task = self.handle(message);
-        if game_moved && self.screen == Screen::Play {
+        // The move list follows the position shown: after a move, and when a game (a loaded one) comes up.
+        if self.screen == Screen::Play && (game_moved || !was_playing) {
             task = Task::batch([task, crate::focus::scroll::reveal_container(play::VIEWED_MOVE)]);
         }
         if self.focus_scope() != scope {
