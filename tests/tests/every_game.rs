@@ -133,3 +133,20 @@ fn a_stopped_search_still_answers() {
         assert_eq!(m.to_move(), Player::First);
     }
 }
+
+#[test]
+fn every_game_puts_its_scores_on_one_scale_from_a_sure_loss_to_a_sure_win() {
+    use tabula_core::score;
+    for &game in GameKind::ALL {
+        let m = new_match(&MatchSpec::default_for(game)).expect("match");
+        assert_eq!(m.advantage(score::mate_in(5), false), 1.0, "{game:?}: a proven win");
+        assert_eq!(m.advantage(score::mated_in(4), false), -1.0, "{game:?}: a proven loss");
+        assert_eq!(m.advantage(0, false), 0.0, "{game:?}: even");
+        let (small, large) = (m.advantage(200, false), m.advantage(2000, false));
+        assert!(0.0 < small && small < large && large <= 1.0, "{game:?}: {small} {large}");
+        assert_eq!(m.advantage(-200, false), -small, "{game:?}: symmetric");
+    }
+    let othello = new_match(&MatchSpec::default_for(GameKind::Othello)).expect("match");
+    assert_eq!(othello.advantage(3200, false), 0.5, "Othello's evaluation is in hundredths of a disc: 32 of 64");
+    assert_eq!(othello.advantage(64, true), 1.0, "an exact score is in discs");
+}
