@@ -14,7 +14,7 @@ use tabula_games::othello::endgame::Solver;
 use tabula_games::othello::notation::parse_transcript;
 use tabula_games::othello::patterns::{EMPTIES_PER_STAGE, STAGES};
 use tabula_games::othello::records::{GameRecord, read_logbook, read_wthor};
-use tabula_games::othello::training::{Fit, Labels, Sample, fit, mean_errors, samples_of};
+use tabula_games::othello::training::{Fit, Labels, Sample, fit, mean_errors, relabel, samples_of};
 use tabula_games::othello::weights::PatternWeights;
 
 /// Arguments of `train`.
@@ -51,6 +51,13 @@ pub struct Args {
     /// random openings. Labelled like the collections' games, never cached.
     #[arg(long, value_delimiter = ',')]
     extra: Vec<PathBuf>,
+    /// After the first fit, label the positions above the exact horizon anew with a search this deep of the
+    /// fitted weights (mixed with their game labels by `--relabel-mix`), and fit again (0: no second fit).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=6))]
+    relabel_depth: u32,
+    /// The percentage of the searched value in a relabelled position's label.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=100))]
+    relabel_mix: u32,
 }
 
 /// Reads the collections, labels and fits, prints the fit per stage and writes the weights.
@@ -89,9 +96,20 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
     say!("{} training positions, {} held back, {:.0} s", train.len(), held.len(), clock.elapsed().as_secs_f64());
 
+    let settings = Fit { iterations: args.iterations, lambda: args.lambda, threads };
     let bar = progress((STAGES * args.iterations) as u64, "fitting");
-    let weights = fit(&train, Fit { iterations: args.iterations, lambda: args.lambda, threads }, &|_, _| bar.inc(1));
+    let mut weights = fit(&train, settings, &|_, _| bar.inc(1));
     bar.finish_and_clear();
+    if args.relabel_depth > 0 {
+        let bar = progress(train.len() as u64, "relabelling");
+        let (depth, mix) = (args.relabel_depth, args.relabel_mix);
+        relabel(&mut train, &weights, depth, mix, args.exact_empties, threads, &|n| bar.inc(n));
+        bar.finish_and_clear();
+        say!("relabelled at depth {depth} ({mix}% searched), {:.0} s", clock.elapsed().as_secs_f64());
+        let bar = progress((STAGES * args.iterations) as u64, "fitting again");
+        weights = fit(&train, settings, &|_, _| bar.inc(1));
+        bar.finish_and_clear();
+    }
     say!("fitted in {:.0} s; mean absolute error in discs per stage:", clock.elapsed().as_secs_f64());
     say!("empties   train  held-back  held-back if guessed even  positions");
     let even = PatternWeights::from_compact(vec![0; weights.compact().len()]);

@@ -148,6 +148,16 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
         tabula_core::score::format_score(score)
     }
 
+    /// A search score from the mover's view in a few characters, to write on a board square: the unit of
+    /// [`Self::describe_score`] without its words. By default "win" or "loss" when proven, else the number.
+    fn score_label(&self, score: Score, _exact: bool) -> String {
+        match tabula_core::score::mate_distance(score) {
+            Some(_) if score > 0 => "win".into(),
+            Some(_) => "loss".into(),
+            None => score.to_string(),
+        }
+    }
+
     /// A search score from the mover's view as a share of a sure win, from -1 (lost) to 1 (won), for graphs of a
     /// game: proven wins and losses at the ends, otherwise the game's own scale. By default a score of 1,000 (a
     /// large lead in the searcher's units) counts as most of a win.

@@ -119,6 +119,8 @@ pub trait Match: Send {
     fn describe_score(&self, score: Score, exact: bool) -> String;
     /// A search score as a share of a sure win, -1 to 1 ([`BoardGame::advantage`]).
     fn advantage(&self, score: Score, exact: bool) -> f32;
+    /// A search score in a few characters for a board square ([`BoardGame::score_label`]).
+    fn score_label(&self, score: Score, exact: bool) -> String;
     /// Whether the current position's legality check allows `cell`, and if not why.
     fn check_cell(&self, cell: Cell) -> Result<(), MoveError>;
     /// The notation of the move on `cell` in the current position, or why it is not legal.
@@ -144,6 +146,10 @@ pub trait Match: Send {
     /// A search of the position after the first `ply` moves of the current line (clamped to the line), as
     /// [`Self::think_job`]: the analysis of a game's earlier positions.
     fn think_job_at(&self, ply: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
+    /// The best `lines` moves of the current position (fewer when fewer are worth searching), each searched at
+    /// `level` without the ones before: the values of the moves. Each line is reported through the job's progress
+    /// as it is found, best first; the job returns the first.
+    fn lines_job(&self, lines: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
 }
 
 /// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack, and the computer
@@ -272,6 +278,10 @@ impl<G: BoardGame> Match for Session<G> {
         self.game.advantage(score, exact)
     }
 
+    fn score_label(&self, score: Score, exact: bool) -> String {
+        self.game.score_label(score, exact)
+    }
+
     fn check_cell(&self, cell: Cell) -> Result<(), MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
@@ -327,8 +337,28 @@ impl<G: BoardGame> Match for Session<G> {
     }
 
     fn think_job_at(&self, ply: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
-        let game = self.game.clone();
         let state = if ply >= self.moves.len() { self.state.clone() } else { self.state_after(ply) };
+        self.search_job(state, 1, level, seed, threads, stop)
+    }
+
+    fn lines_job(&self, lines: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
+        self.search_job(self.state.clone(), lines.max(1), level, seed, threads, stop)
+    }
+}
+
+impl<G: BoardGame> Session<G> {
+    /// A search of `state` for its best `lines` moves, each searched at `level` without the ones found before.
+    /// With one line, progress hears of every finished depth; with more, of every finished line.
+    fn search_job(
+        &self,
+        state: G::State,
+        lines: usize,
+        level: &Level,
+        seed: u64,
+        threads: usize,
+        stop: Arc<AtomicBool>,
+    ) -> ThinkJob {
+        let game = self.game.clone();
         let level = level.clone();
         let engine = Arc::clone(&self.engine);
         Box::new(move |progress: &mut dyn FnMut(Analysis)| {
@@ -347,16 +377,33 @@ impl<G: BoardGame> Match for Session<G> {
                 proven,
                 exact: info.exact,
             };
-            let result = engine.think(&state, &level, seed, Some(stop), &mut |info| progress(describe(info, false)));
-            let best = result.best_move?;
-            let mut pv = result.pv.clone();
-            if pv.first() != Some(&best) {
-                pv = vec![best];
+            let mut found = Vec::new();
+            let mut first = None;
+            for _ in 0..lines {
+                let result = engine.think_excluding(&state, &level, seed, Some(stop.clone()), &found, &mut |info| {
+                    if lines == 1 {
+                        progress(describe(info, false));
+                    }
+                });
+                let Some(best) = result.best_move else { break };
+                let mut pv = result.pv.clone();
+                if pv.first() != Some(&best) {
+                    pv = vec![best];
+                }
+                let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
+                let (depth, score, nodes, elapsed, exact) =
+                    (result.depth, result.score, result.nodes, result.elapsed, result.exact);
+                let line = describe(&SearchInfo { depth, score, pv, nodes, nps, elapsed, exact }, result.proven);
+                if lines > 1 {
+                    progress(line.clone());
+                }
+                first.get_or_insert(line);
+                found.push(best);
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
             }
-            let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
-            let (depth, score, nodes, elapsed, exact) =
-                (result.depth, result.score, result.nodes, result.elapsed, result.exact);
-            Some(describe(&SearchInfo { depth, score, pv, nodes, nps, elapsed, exact }, result.proven))
+            first
         })
     }
 }

@@ -19,6 +19,8 @@ pub enum Purpose {
     Hint,
     /// To judge the position after this many moves, for the review of the game.
     Review(usize),
+    /// To find the values of this many of the best moves, for the board.
+    Values(usize),
 }
 
 /// The answer of a search.
@@ -30,6 +32,8 @@ pub struct Finished {
     pub purpose: Purpose,
     /// The chosen move and what the search saw; `None` if there was nothing to play.
     pub analysis: Option<Analysis>,
+    /// For [`Purpose::Values`], every line found, best first; otherwise empty.
+    pub lines: Vec<Analysis>,
 }
 
 /// A search in progress, as the UI sees it. Dropping it stops the search.
@@ -97,9 +101,12 @@ pub fn prepare(
     let progress = Arc::new(Mutex::new(None));
     let ply = match purpose {
         Purpose::Review(ply) => ply,
-        Purpose::Move | Purpose::Hint => game.ply(),
+        Purpose::Move | Purpose::Hint | Purpose::Values(_) => game.ply(),
     };
-    let job = game.think_job_at(ply, level, seed, threads, stop.clone());
+    let job = match purpose {
+        Purpose::Values(lines) => game.lines_job(lines, level, seed, threads, stop.clone()),
+        _ => game.think_job_at(ply, level, seed, threads, stop.clone()),
+    };
     let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
     (thinking, Request { job, generation, purpose, min_time, progress })
 }
@@ -110,7 +117,12 @@ impl Request {
     pub fn run(self) -> Finished {
         let started = Instant::now();
         let slot = self.progress;
+        let mut lines = Vec::new();
+        let keep_lines = matches!(self.purpose, Purpose::Values(_));
         let analysis = (self.job)(&mut |info| {
+            if keep_lines {
+                lines.push(info.clone());
+            }
             if let Ok(mut p) = slot.lock() {
                 *p = Some(info);
             }
@@ -119,7 +131,7 @@ impl Request {
         if !rest.is_zero() {
             std::thread::sleep(rest);
         }
-        Finished { generation: self.generation, purpose: self.purpose, analysis }
+        Finished { generation: self.generation, purpose: self.purpose, analysis, lines }
     }
 
     /// Runs the search on a blocking thread of the runtime.
@@ -130,7 +142,7 @@ impl Request {
             async move {
                 match tokio::task::spawn_blocking(move || self.run()).await {
                     Ok(finished) => finished,
-                    Err(_) => Finished { generation, purpose, analysis: None },
+                    Err(_) => Finished { generation, purpose, analysis: None, lines: Vec::new() },
                 }
             },
             std::convert::identity,

@@ -704,6 +704,7 @@ impl App {
             play::Action::Changed => self.sync_play(),
             play::Action::Hint => self.computer.hint(play, &self.settings).map(Message::AiFinished),
             play::Action::Review(ply) => self.computer.review(play, ply, &self.settings).map(Message::AiFinished),
+            play::Action::Values => self.computer.values(play, &self.settings).map(Message::AiFinished),
             play::Action::SavedGames => self.go(Route::SavedGames),
             play::Action::NewGame => self.new_game_from(),
             play::Action::Keyboard => self.go(Route::Keyboard),

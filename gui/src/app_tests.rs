@@ -978,3 +978,19 @@ fn a_review_judges_every_position_and_the_computer_s_moves_are_judged_as_they_co
     assert!(play.status.as_deref().is_some_and(|s| s.starts_with("Review done")), "{:?}", play.status);
     assert!(play.human_to_move(), "the review played no move");
 }
+
+#[test]
+fn values_are_written_on_the_best_moves_squares_until_the_position_changes() {
+    let dir = TempDir::create();
+    let mut app = two_humans_othello(&dir);
+    let _ = app.update(Message::Play(play::Msg::Values));
+    assert_eq!(answer(&mut app), 1, "one search finds every line");
+    let values = app.play().expect("game").values.clone();
+    assert_eq!(values.len(), 4, "the four opening moves: {values:?}");
+    let cells: std::collections::HashSet<_> = values.iter().map(|(c, _)| *c).collect();
+    assert_eq!(cells.len(), 4, "each move once");
+    assert!(values.iter().all(|(_, v)| v.starts_with('+') || v.starts_with('-') || v == "0"), "{values:?}");
+    let (cell, _) = values[0];
+    let _ = app.update(Message::Play(play::Msg::Clicked(cell)));
+    assert!(app.play().expect("game").values.is_empty(), "a move clears them");
+}

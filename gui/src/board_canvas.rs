@@ -70,6 +70,8 @@ pub struct BoardView<'a, M> {
     pub cache: &'a Cache,
     /// The message a click on a cell sends.
     pub on_click: Option<fn(Cell) -> M>,
+    /// Short texts written on cells (the values of moves).
+    pub labels: &'a [(Cell, String)],
 }
 
 /// Where the board sits inside the canvas.
@@ -140,6 +142,7 @@ impl<'a, M> BoardView<'a, M> {
             now: Instant::now(),
             cache,
             on_click: None,
+            labels: &[],
         }
     }
 
@@ -312,6 +315,21 @@ impl<'a, M> BoardView<'a, M> {
                 }
                 _ => {}
             }
+        }
+        for (i, (cell, label)) in self.labels.iter().enumerate() {
+            // The best move's value in the hint colour, the others in the labels' colour, on a light disc.
+            let centre = layout.centre(*cell);
+            frame.fill(&Path::circle(centre, layout.cell * 0.3), Color { a: 0.85, ..Color::WHITE });
+            frame.fill_text(Text {
+                content: label.clone(),
+                position: centre,
+                color: if i == 0 { p.hint } else { Color::from_rgb(0.15, 0.15, 0.15) },
+                size: (layout.cell * if label.len() > 3 { 0.24 } else { 0.3 }).into(),
+                font: UI_FONT,
+                align_x: Alignment::Center,
+                align_y: Vertical::Center,
+                ..Text::default()
+            });
         }
         if let Some(cell) = self.hint {
             let stroke = Stroke::default().with_color(p.hint).with_width(layout.cell * 0.08);

@@ -17,6 +17,12 @@ const HINT_MS: u64 = 1500;
 /// The most time a review spends on each position: a 60-move game is reviewed in half a minute.
 const REVIEW_MS: u64 = 500;
 
+/// The most moves whose values the board shows: every Othello move in most positions, Gomoku's best.
+const VALUE_LINES: usize = 12;
+
+/// The most time each of those moves is searched.
+const VALUE_MS: u64 = 250;
+
 /// Where the computer's searches run.
 #[derive(Debug)]
 pub enum AiRunner {
@@ -75,6 +81,15 @@ impl Computer {
         play.status = None;
         let level = self.hint_level(HINT_MS);
         self.start(play, &level, Purpose::Hint, Duration::ZERO, settings)
+    }
+
+    /// Starts finding the values of the human's best moves (at most [`VALUE_LINES`]), for the board.
+    pub fn values(&mut self, play: &mut Play, settings: &Settings) -> Task<Finished> {
+        if !play.human_to_move() || play.thinking.is_some() || play.viewing.is_some() {
+            return Task::none();
+        }
+        let level = self.hint_level(VALUE_MS);
+        self.start(play, &level, Purpose::Values(VALUE_LINES), Duration::ZERO, settings)
     }
 
     /// Starts judging the position after `ply` moves of `play`, for its review.

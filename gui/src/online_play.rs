@@ -229,7 +229,8 @@ impl OnlinePlay {
             | play::Msg::MoveNow
             | play::Msg::TogglePause
             | play::Msg::OpenLoad
-            | play::Msg::Review => return Forward::Ignored,
+            | play::Msg::Review
+            | play::Msg::Values => return Forward::Ignored,
             play::Msg::View(_)
             | play::Msg::ViewLive
             | play::Msg::OpenSave

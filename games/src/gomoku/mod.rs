@@ -578,6 +578,14 @@ impl BoardGame for Gomoku {
         format!("{:.0}% win chance", 100.0 * chance)
     }
 
+    fn score_label(&self, score: Score, _exact: bool) -> String {
+        match tabula_core::score::mate_distance(score) {
+            Some(_) if score > 0 => "win".into(),
+            Some(_) => "loss".into(),
+            None => format!("{:.0}%", 100.0 * (1.0 + self.advantage(score, false)) / 2.0),
+        }
+    }
+
     fn advantage(&self, score: Score, _exact: bool) -> f32 {
         if tabula_core::score::mate_distance(score).is_some() {
             return score.signum() as f32;

@@ -491,6 +491,17 @@ impl BoardGame for Othello {
         }
     }
 
+    fn score_label(&self, score: Score, exact: bool) -> String {
+        if tabula_core::score::mate_distance(score).is_some() || !(exact || eval::judges_in_discs(self)) {
+            return tabula_core::score::format_score(score);
+        }
+        let discs = if exact { f64::from(score) } else { f64::from(score) / 100.0 };
+        match discs.round() as i64 {
+            0 => "0".into(),
+            d => format!("{d:+}"),
+        }
+    }
+
     fn advantage(&self, score: Score, exact: bool) -> f32 {
         if tabula_core::score::mate_distance(score).is_some() {
             return score.signum() as f32;

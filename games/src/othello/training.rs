@@ -192,6 +192,82 @@ fn fit_stage(layout: &Layout, samples: &[Sample], s: usize, fit: Fit, progress: 
     w.iter().map(|&x| (x * 100.0).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16).collect()
 }
 
+/// The value of `p` to move against `o`, in hundredths of a disc: a `depth`-ply alpha-beta search with `weights`
+/// at the leaves (a pass costs no depth; a finished game scores its exact margin, empties to the winner).
+#[must_use]
+pub fn searched_value(weights: &PatternWeights, p: u64, o: u64, depth: u32) -> i32 {
+    negamax(weights, p, o, depth, -i32::MAX, i32::MAX)
+}
+
+fn negamax(weights: &PatternWeights, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    let mut moves = super::bitboard::moves(p, o);
+    if moves == 0 {
+        if super::bitboard::moves(o, p) == 0 {
+            let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+            let empties = 64 - mine - theirs;
+            let margin = mine - theirs
+                + if mine > theirs {
+                    empties
+                } else if mine < theirs {
+                    -empties
+                } else {
+                    0
+                };
+            return 100 * margin;
+        }
+        return -negamax(weights, o, p, depth, -beta, -alpha);
+    }
+    if depth == 0 {
+        return weights.evaluate(p, o);
+    }
+    let mut best = -i32::MAX;
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let flipped = super::bitboard::flips(p, o, sq);
+        let value = -negamax(weights, o & !flipped, p | flipped | (1u64 << sq), depth - 1, -beta, -alpha);
+        best = best.max(value);
+        alpha = alpha.max(value);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// Labels every sample with more than `above` empties anew: `mix` percent of its `depth`-ply searched value with
+/// `weights` (bootstrapping from the fitted evaluation, as TD-leaf does) and the rest of its game label. On
+/// `threads` threads; `progress` hears of every thousand samples done.
+pub fn relabel(
+    samples: &mut [Sample],
+    weights: &PatternWeights,
+    depth: u32,
+    mix: u32,
+    above: u32,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) {
+    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for part in samples.chunks_mut(chunk) {
+            scope.spawn(move || {
+                for (i, sample) in part.iter_mut().enumerate() {
+                    if sample.empties() > above {
+                        let searched =
+                            f64::from(searched_value(weights, sample.player, sample.opponent, depth)) / 100.0;
+                        let label =
+                            f64::from(mix) / 100.0 * searched + f64::from(100 - mix) / 100.0 * f64::from(sample.target);
+                        sample.target = label.round().clamp(-64.0, 64.0) as i8;
+                    }
+                    if i % 1000 == 999 {
+                        progress(1000);
+                    }
+                }
+            });
+        }
+    });
+}
+
 /// The mean absolute error, in discs, of `weights` on `samples`, per stage (`None` for a stage without samples).
 #[must_use]
 pub fn mean_errors(weights: &PatternWeights, samples: &[Sample]) -> Vec<Option<(f64, usize)>> {

@@ -46,6 +46,8 @@ pub enum Msg {
     TogglePause,
     /// Judge every position of the game (Analyze game), or stop the review.
     Review,
+    /// Show the values of the best moves on their squares, or hide them.
+    Values,
     /// Save this game: the saved-games screen, with its name field.
     OpenSave,
     /// Open another game: the saved-games screen.
@@ -79,6 +81,8 @@ pub enum Action {
     Hint,
     /// Judge the position after this many moves, for the review.
     Review(usize),
+    /// Find the values of the best moves.
+    Values,
     /// The saved-games screen (saving this game, or opening another).
     SavedGames,
     /// Open the new-game form filled in from this game.
@@ -112,6 +116,8 @@ pub struct Play {
     pub evaluations: Vec<Option<(Player, f32)>>,
     /// A review of the game is running: each position is judged in turn.
     pub reviewing: bool,
+    /// The values of the best moves, written on their squares, with the computer's score for each.
+    pub values: Vec<(Cell, String)>,
     /// Discs turning over.
     pub animation: Option<FlipAnimation>,
     /// A line about what just happened (a pass, an illegal click, a saved file).
@@ -146,6 +152,7 @@ impl Play {
             hint: None,
             evaluations: Vec::new(),
             reviewing: false,
+            values: Vec::new(),
             animation: None,
             status: None,
             resigned: None,
@@ -209,6 +216,8 @@ impl Play {
 
     /// Recomputes what is derived from the moves (move numbers).
     pub fn refresh(&mut self) {
+        // Values belong to the position they were searched in.
+        self.values.clear();
         let ply = self.viewing.unwrap_or(self.game.ply());
         let (w, h) = self.game.board_size();
         let mut numbers = vec![None; w * h];
@@ -365,6 +374,8 @@ impl Play {
                 return Action::Changed;
             }
             Msg::Hint => return Action::Hint,
+            Msg::Values if !self.values.is_empty() => self.values.clear(),
+            Msg::Values => return Action::Values,
             Msg::Review if self.reviewing => {
                 self.reviewing = false;
                 self.cancel_thinking();
@@ -501,6 +512,17 @@ impl Play {
                 self.analysis = Some((side, analysis));
             }
             (Purpose::Hint, None) => self.status = Some("No hint: there is nothing to play.".into()),
+            (Purpose::Values(_), _) => {
+                if let Some(best) = finished.lines.first() {
+                    self.judge(self.game.ply(), side, best);
+                }
+                let game = self.game.as_ref();
+                self.values =
+                    finished.lines.iter().filter_map(|a| Some((a.cell?, game.score_label(a.score, a.exact)))).collect();
+                if self.values.is_empty() {
+                    self.status = Some("No values: there is nothing to play.".into());
+                }
+            }
             (Purpose::Review(ply), analysis) => {
                 if let Some(analysis) = analysis {
                     let mover = self.game.snapshot(ply).to_move;
@@ -625,7 +647,8 @@ pub fn view<'a>(
         flash: if live { play.flash } else { None },
         now,
         cache: &play.cache,
-        on_click: clickable.then_some((Msg::Clicked) as fn(Cell) -> Msg),
+        on_click: clickable.then_some(Msg::Clicked as fn(Cell) -> Msg),
+        labels: if live { &play.values } else { &[] },
     };
     let board: Element<'a, Msg> = canvas::Canvas::new(board).width(Fill).height(Fill).into();
     let board_area = container(focus.board(board)).width(Fill).height(Fill).padding(6);
@@ -775,10 +798,23 @@ fn evaluation_view<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
     let idle = play.thinking.is_none() && !play.reviewing && play.remote.is_none();
     let (label, msg) =
         if play.reviewing { ("Stop review", Some(Msg::Review)) } else { ("Analyze", idle.then_some(Msg::Review)) };
+    let can_value = idle && play.viewing.is_none() && play.human_to_move() && !play.game.must_pass();
+    let (values_label, values_msg) = if play.values.is_empty() {
+        ("Values", can_value.then_some(Msg::Values))
+    } else {
+        ("Hide values", Some(Msg::Values))
+    };
+    let small = |label: &'a str, msg| focus.button(label, button(text(label).size(13)).padding([2, 8]), msg);
     let title = row![
-        text(format!("Evaluation ({} above)", colour_name(Player::First))).size(14).width(Fill),
-        focus.button(label, button(text(label).size(13)).padding([2, 8]), msg),
+        tipped(
+            text("Evaluation").size(14).into(),
+            format!("Up: {} is ahead; down: {}", colour_name(Player::First), colour_name(Player::Second)),
+        ),
+        space().width(Fill),
+        small(values_label, values_msg),
+        small(label, msg),
     ]
+    .spacing(4)
     .align_y(iced::Center);
     let graph = crate::screen::graph::Graph {
         values: &play.evaluations,
