@@ -287,6 +287,37 @@ mod tests {
     use crate::othello::records::read_logbook;
 
     #[test]
+    fn a_searched_value_is_the_negamax_of_the_evaluation_and_exact_at_the_end() {
+        let weights = PatternWeights::embedded().expect("the embedded weights");
+        let (p, o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+        assert_eq!(searched_value(weights, p, o, 0), weights.evaluate(p, o));
+        let mut best = -i32::MAX;
+        let mut moves = crate::othello::bitboard::moves(p, o);
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let f = crate::othello::bitboard::flips(p, o, sq);
+            best = best.max(-weights.evaluate(o & !f, p | f | (1 << sq)));
+        }
+        assert_eq!(searched_value(weights, p, o, 1), best, "one ply: the best child by the evaluation");
+        // A wipe-out with four squares empty: neither side can move, and the empties go to the winner.
+        assert_eq!(searched_value(weights, u64::MAX >> 4, 0, 3), 100 * 64);
+        assert_eq!(searched_value(weights, 0, u64::MAX >> 4, 3), -100 * 64);
+    }
+
+    #[test]
+    fn relabelling_mixes_the_searched_value_into_the_label_above_the_horizon_only() {
+        let weights = PatternWeights::embedded().expect("the embedded weights");
+        let (p, o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+        let few = Sample { player: u64::MAX >> 4, opponent: 0, target: 60 };
+        let mut samples = vec![Sample { player: p, opponent: o, target: 40 }, few];
+        relabel(&mut samples, weights, 0, 50, 14, 2, &|_| {});
+        let searched = f64::from(weights.evaluate(p, o)) / 100.0;
+        assert_eq!(i32::from(samples[0].target), ((searched + 40.0) / 2.0).round() as i32);
+        assert_eq!(samples[1], few, "four empties: the exact label stays");
+    }
+
+    #[test]
     fn a_fit_learns_its_games_far_better_than_guessing_even() {
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
         let mut records = read_logbook(&data.join("logbook-sample.gam.gz")).unwrap();
