@@ -14,6 +14,8 @@ pub struct Graph<'a, M> {
     pub positions: usize,
     /// The position shown on the board.
     pub shown: usize,
+    /// The moves marked as mistakes, by their ply (1 for the first move): drawn as red points after them.
+    pub mistakes: Vec<usize>,
     /// The message that shows a position.
     pub on_pick: fn(usize) -> M,
 }
@@ -91,6 +93,11 @@ impl<M: Clone> canvas::Program<M> for Graph<'_, M> {
         for &point in &points {
             frame.fill(&Path::circle(point, 2.0), Color { a: 0.9, ..palette.primary.strong.color });
         }
+        for &ply in &self.mistakes {
+            if let Some(Some((_, value))) = self.values.get(ply) {
+                frame.fill(&Path::circle(Point::new(self.x(ply, w), y(*value, h)), 3.5), palette.danger.strong.color);
+            }
+        }
         vec![frame.into_geometry()]
     }
 
@@ -105,7 +112,7 @@ mod tests {
 
     #[test]
     fn positions_map_to_the_width_and_back() {
-        let graph = Graph::<usize> { values: &[], positions: 61, shown: 0, on_pick: |p| p };
+        let graph = Graph::<usize> { values: &[], positions: 61, shown: 0, mistakes: Vec::new(), on_pick: |p| p };
         assert_eq!(graph.x(0, 300.0), 0.0);
         assert_eq!(graph.x(60, 300.0), 300.0);
         assert_eq!(graph.ply_at(150.0, 300.0), 30);

@@ -820,6 +820,7 @@ fn evaluation_view<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
         values: &play.evaluations,
         positions: play.game.ply() + 1,
         shown: play.shown_ply(),
+        mistakes: play.mistakes(),
         on_pick: Msg::View,
     };
     column![title, canvas::Canvas::new(graph).width(Fill).height(Length::Fixed(56.0))].spacing(4).into()
