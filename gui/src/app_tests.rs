@@ -990,7 +990,11 @@ fn values_are_written_on_the_best_moves_squares_until_the_position_changes() {
     let cells: std::collections::HashSet<_> = values.iter().map(|(c, _)| *c).collect();
     assert_eq!(cells.len(), 4, "each move once");
     assert!(values.iter().all(|(_, v)| v.starts_with('+') || v.starts_with('-') || v == "0"), "{values:?}");
+    let lines = &app.play().expect("game").value_lines;
+    assert_eq!(lines.len(), 4, "the lines behind them, for the panel");
+    assert!(lines.iter().zip(&values).all(|(l, (c, _))| l.cell == Some(*c)), "in the same order, best first");
     let (cell, _) = values[0];
     let _ = app.update(Message::Play(play::Msg::Clicked(cell)));
-    assert!(app.play().expect("game").values.is_empty(), "a move clears them");
+    let play = app.play().expect("game");
+    assert!(play.values.is_empty() && play.value_lines.is_empty(), "a move clears them");
 }

@@ -118,6 +118,8 @@ pub struct Play {
     pub reviewing: bool,
     /// The values of the best moves, written on their squares, with the computer's score for each.
     pub values: Vec<(Cell, String)>,
+    /// The lines behind those values, best first, for the analysis panel.
+    pub value_lines: Vec<Analysis>,
     /// Discs turning over.
     pub animation: Option<FlipAnimation>,
     /// A line about what just happened (a pass, an illegal click, a saved file).
@@ -153,6 +155,7 @@ impl Play {
             evaluations: Vec::new(),
             reviewing: false,
             values: Vec::new(),
+            value_lines: Vec::new(),
             animation: None,
             status: None,
             resigned: None,
@@ -218,6 +221,7 @@ impl Play {
     pub fn refresh(&mut self) {
         // Values belong to the position they were searched in.
         self.values.clear();
+        self.value_lines.clear();
         let ply = self.viewing.unwrap_or(self.game.ply());
         let (w, h) = self.game.board_size();
         let mut numbers = vec![None; w * h];
@@ -374,7 +378,10 @@ impl Play {
                 return Action::Changed;
             }
             Msg::Hint => return Action::Hint,
-            Msg::Values if !self.values.is_empty() => self.values.clear(),
+            Msg::Values if !self.values.is_empty() => {
+                self.values.clear();
+                self.value_lines.clear();
+            }
             Msg::Values => return Action::Values,
             Msg::Review if self.reviewing => {
                 self.reviewing = false;
@@ -519,6 +526,7 @@ impl Play {
                 let game = self.game.as_ref();
                 self.values =
                     finished.lines.iter().filter_map(|a| Some((a.cell?, game.score_label(a.score, a.exact)))).collect();
+                self.value_lines = finished.lines;
                 if self.values.is_empty() {
                     self.status = Some("No values: there is nothing to play.".into());
                 }
@@ -827,6 +835,9 @@ fn evaluation_view<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
 }
 
 fn analysis_view(play: &Play) -> Element<'_, Msg> {
+    if !play.value_lines.is_empty() {
+        return lines_view(play);
+    }
     let thinking = play
         .thinking
         .as_ref()
@@ -859,6 +870,17 @@ fn analysis_view(play: &Play) -> Element<'_, Msg> {
         None => text("The computer's analysis appears here while it thinks.").size(13).into(),
     };
     container(column![text("Analysis").size(14), body].spacing(4)).width(Fill).into()
+}
+
+/// The best lines behind the values on the board (multi-line analysis), the first three.
+fn lines_view(play: &Play) -> Element<'_, Msg> {
+    let side = colour_name(play.game.to_move());
+    let rows = play.value_lines.iter().take(3).enumerate().map(|(i, a)| {
+        let line = a.line.iter().take(8).cloned().collect::<Vec<_>>().join(" ");
+        text(format!("{}. {} {} · {line}", i + 1, a.notation, play.game.score_label(a.score, a.exact))).size(13).into()
+    });
+    let title = text(format!("Best moves for {side} ({} searched)", play.value_lines.len())).size(14);
+    container(column![title].extend(rows).spacing(3)).width(Fill).into()
 }
 
 /// The moves, one stop of the focus ring: the arrows step through the positions.
