@@ -173,6 +173,28 @@ pub struct SearchResult<M> {
     pub exact: bool,
 }
 
+impl<M: Copy + PartialEq> SearchResult<M> {
+    /// The result as the report of its deepest iteration: its principal variation begins with the move chosen
+    /// (the move alone when randomness chose another than the line's first).
+    #[must_use]
+    pub fn info(&self) -> SearchInfo<M> {
+        let pv = match self.best_move {
+            Some(best) if self.pv.first() != Some(&best) => vec![best],
+            _ => self.pv.clone(),
+        };
+        let nps = (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64;
+        SearchInfo {
+            depth: self.depth,
+            score: self.score,
+            pv,
+            nodes: self.nodes,
+            nps,
+            elapsed: self.elapsed,
+            exact: self.exact,
+        }
+    }
+}
+
 /// A reusable searcher for one game: it keeps the transposition table and move-ordering tables between searches.
 ///
 /// With more than one thread it searches Lazy SMP style: every thread searches the same root, sharing only the
@@ -374,9 +396,7 @@ impl<G: Game> Searcher<G> {
             let complete = best.proven || limits.depth.is_some_and(|d| best.depth >= d);
             result = SearchResult { nodes, elapsed: result.elapsed, stopped: result.stopped && !complete, ..best };
             // The caller hears of the iteration that answers, though the main thread did not complete it.
-            let nps = (nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
-            let (depth, score, pv, elapsed) = (result.depth, result.score, result.pv.clone(), result.elapsed);
-            on_depth(&SearchInfo { depth, score, pv, nodes, nps, elapsed, exact: result.exact });
+            on_depth(&result.info());
         }
         result.nodes = nodes;
         result

@@ -123,4 +123,31 @@ impl<G: BoardGame> Engine<G> {
         fallback.elapsed = start.elapsed();
         fallback
     }
+
+    /// The best `lines` moves for the side to move, each searched at `level` without the ones found before (a
+    /// multi-line analysis; fewer when the moves worth searching run out or `stop` is set). `on_line` hears of
+    /// each line as it is found, best first.
+    pub fn think_lines(
+        &mut self,
+        state: &G::State,
+        level: &Level,
+        seed: u64,
+        stop: Option<Arc<AtomicBool>>,
+        lines: usize,
+        on_line: &mut dyn FnMut(&SearchResult<G::Move>),
+    ) -> Vec<SearchResult<G::Move>> {
+        let mut found: Vec<G::Move> = Vec::new();
+        let mut results = Vec::new();
+        for _ in 0..lines {
+            let result = self.think_excluding(state, level, seed, stop.clone(), &found, &mut |_| {});
+            let Some(best) = result.best_move else { break };
+            on_line(&result);
+            found.push(best);
+            results.push(result);
+            if stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                break;
+            }
+        }
+        results
+    }
 }

@@ -377,33 +377,16 @@ impl<G: BoardGame> Session<G> {
                 proven,
                 exact: info.exact,
             };
-            let mut found = Vec::new();
-            let mut first = None;
-            for _ in 0..lines {
-                let result = engine.think_excluding(&state, &level, seed, Some(stop.clone()), &found, &mut |info| {
-                    if lines == 1 {
-                        progress(describe(info, false));
-                    }
-                });
-                let Some(best) = result.best_move else { break };
-                let mut pv = result.pv.clone();
-                if pv.first() != Some(&best) {
-                    pv = vec![best];
-                }
-                let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
-                let (depth, score, nodes, elapsed, exact) =
-                    (result.depth, result.score, result.nodes, result.elapsed, result.exact);
-                let line = describe(&SearchInfo { depth, score, pv, nodes, nps, elapsed, exact }, result.proven);
-                if lines > 1 {
-                    progress(line.clone());
-                }
-                first.get_or_insert(line);
-                found.push(best);
-                if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    break;
-                }
+            if lines == 1 {
+                let result =
+                    engine.think(&state, &level, seed, Some(stop), &mut |info| progress(describe(info, false)));
+                result.best_move?;
+                return Some(describe(&result.info(), result.proven));
             }
-            first
+            let results = engine.think_lines(&state, &level, seed, Some(stop), lines, &mut |result| {
+                progress(describe(&result.info(), result.proven));
+            });
+            results.first().map(|result| describe(&result.info(), result.proven))
         })
     }
 }

@@ -79,7 +79,7 @@ impl Computer {
             return Task::none();
         }
         play.status = None;
-        let level = self.hint_level(HINT_MS);
+        let level = self.advice_level(HINT_MS);
         self.start(play, &level, Purpose::Hint, Duration::ZERO, settings)
     }
 
@@ -88,7 +88,7 @@ impl Computer {
         if !play.human_to_move() || play.thinking.is_some() || play.viewing.is_some() {
             return Task::none();
         }
-        let level = self.hint_level(VALUE_MS);
+        let level = self.advice_level(VALUE_MS);
         self.start(play, &level, Purpose::Values(VALUE_LINES), Duration::ZERO, settings)
     }
 
@@ -97,12 +97,12 @@ impl Computer {
         if play.thinking.is_some() {
             return Task::none();
         }
-        let level = self.hint_level(REVIEW_MS);
+        let level = self.advice_level(REVIEW_MS);
         self.start(play, &level, Purpose::Review(ply), Duration::ZERO, settings)
     }
 
-    /// The level hints and reviews are searched at: Hard without randomness, at most `most_ms` a position.
-    fn hint_level(&self, most_ms: u64) -> Level {
+    /// The level hints, reviews and values are searched at: Hard without randomness, at most `most_ms` a search.
+    fn advice_level(&self, most_ms: u64) -> Level {
         let mut level =
             self.levels.get("Hard").or_else(|| self.levels.hardest()).cloned().unwrap_or_else(|| Level::custom(4));
         level.randomness = 0;

@@ -20,9 +20,9 @@ pub enum Shortcut {
     Hint,
     /// Open the new-game form.
     NewGame,
-    /// Open the save panel.
+    /// Save the game: the saved-games screen.
     Save,
-    /// Open the load panel.
+    /// Open another game: the saved-games screen.
     Load,
     /// Back to the menu, asking first when a game is in progress (or dismiss the open question, or on the play
     /// screen take the focus away from a control).
@@ -126,8 +126,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(Shortcut::Redo, &[ctrl('y'), Chord { shift: true, ..ctrl('z') }], "redo"),
     bind(Shortcut::Hint, &[char_key('h')], "hint; while the computer thinks: move now"),
     bind(Shortcut::NewGame, &[char_key('n')], "new game (online: offer one)"),
-    bind(Shortcut::Save, &[ctrl('s')], "save"),
-    bind(Shortcut::Load, &[ctrl('o')], "load"),
+    bind(Shortcut::Save, &[ctrl('s')], "save the game (the saved games)"),
+    bind(Shortcut::Load, &[ctrl('o')], "open a saved game"),
     bind(
         Shortcut::Menu,
         &[named(Named::Escape)],

@@ -598,25 +598,18 @@ fn search(brain: &mut Brain, lines: usize, play: bool, events: &Sender<Event>) -
         let seed = game.hash(&state);
         let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let progress = events.clone();
-            let mut found = Vec::new();
-            let mut best = None;
-            for line in 1..=lines {
-                let result = engine.think_excluding(&state, &level, seed, Some(flag.clone()), &found, &mut |info| {
-                    if lines == 1 {
-                        let _ = progress.send(Event::Progress(describe_depth(&game, info)));
-                    }
+            if lines == 1 {
+                let result = engine.think(&state, &level, seed, Some(flag), &mut |info| {
+                    let _ = progress.send(Event::Progress(describe_depth(&game, info)));
                 });
-                let Some(mv) = result.best_move else { break };
-                if lines > 1 {
-                    let _ = progress.send(Event::Progress(format!("({line}) {}", describe_result(&game, &result))));
-                }
-                best.get_or_insert(mv);
-                found.push(mv);
-                if flag.load(Ordering::Relaxed) {
-                    break;
-                }
+                return result.best_move;
             }
-            best
+            let mut line = 0;
+            let results = engine.think_lines(&state, &level, seed, Some(flag), lines, &mut |result| {
+                line += 1;
+                let _ = progress.send(Event::Progress(format!("({line}) {}", describe_depth(&game, &result.info()))));
+            });
+            results.first().and_then(|r| r.best_move)
         }));
         let (answer, engine) = match searched {
             Ok(best) => (Ok(best.and_then(|mv| game.cell_of(mv)).map(|c| (c.x, c.y))), Some(engine)),
@@ -627,21 +620,6 @@ fn search(brain: &mut Brain, lines: usize, play: bool, events: &Sender<Event>) -
         let _ = events.send(Event::Thought { answer, engine, play });
     });
     Reply::Thinking(stop)
-}
-
-/// A finished search as one line of a multi-line analysis.
-fn describe_result(game: &Gomoku, result: &tabula_core::SearchResult<tabula_games::gomoku::Move>) -> String {
-    let nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-3)) as u64;
-    let info = SearchInfo {
-        depth: result.depth,
-        score: result.score,
-        pv: result.pv.clone(),
-        nodes: result.nodes,
-        nps,
-        elapsed: result.elapsed,
-        exact: result.exact,
-    };
-    describe_depth(game, &info)
 }
 
 /// A finished depth as Yixin-Board's analysis panel and the managers' logs show it.

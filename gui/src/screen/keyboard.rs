@@ -24,7 +24,7 @@ pub fn view<'a, M: Clone + 'a>(focus: &Focus<M>, back: M) -> Element<'a, M> {
          right; Back comes last, and in a game the board comes first. Enter or Space presses the focused button; on \
          a focused choice (a row of options, a list, a switch, a slider) the arrows pick the previous or next option \
          and Enter or Space the next one. A focused text field takes what you type until Tab moves on. While a \
-         question or the save/load panel is open, the focus stays in it. In a game the arrows and Enter play on the \
+         question is open, the focus stays in it; Esc closes an open drop-down list. In a game the arrows and Enter play on the \
          board unless a side-panel control has the focus; Esc gives the keys back to the board. A mouse click \
          hides the focus. Buttons show their keys in a tooltip. In a question, Enter answers yes and Esc cancels.",
     )

@@ -760,8 +760,10 @@ fn side_panel<'a>(
         Some(online) => focus.nest(Msg::Online, |focus| crate::screen::online::panel(focus, online)),
         None => analysis_view(play),
     };
-    let evaluation = evaluation_view(focus, play);
-    let moves = move_list(focus, play);
+    // Built in the order shown, which is the focus ring's order.
+    let mistakes = play.mistakes();
+    let evaluation = evaluation_view(focus, play, mistakes.clone());
+    let moves = move_list(focus, play, &mistakes);
     let controls = match online {
         Some(online) => crate::screen::online::controls(focus, play, online),
         None => controls(focus, play),
@@ -802,7 +804,7 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
 }
 
 /// The evaluation graph with the button that starts or stops the review.
-fn evaluation_view<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
+fn evaluation_view<'a>(focus: &Focus<Msg>, play: &'a Play, mistakes: Vec<usize>) -> Element<'a, Msg> {
     let idle = play.thinking.is_none() && !play.reviewing && play.remote.is_none();
     let (label, msg) =
         if play.reviewing { ("Stop review", Some(Msg::Review)) } else { ("Analyze", idle.then_some(Msg::Review)) };
@@ -828,7 +830,7 @@ fn evaluation_view<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
         values: &play.evaluations,
         positions: play.game.ply() + 1,
         shown: play.shown_ply(),
-        mistakes: play.mistakes(),
+        mistakes,
         on_pick: Msg::View,
     };
     column![title, canvas::Canvas::new(graph).width(Fill).height(Length::Fixed(56.0))].spacing(4).into()
@@ -884,10 +886,9 @@ fn lines_view(play: &Play) -> Element<'_, Msg> {
 }
 
 /// The moves, one stop of the focus ring: the arrows step through the positions.
-fn move_list<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
+fn move_list<'a>(focus: &Focus<Msg>, play: &'a Play, mistakes: &[usize]) -> Element<'a, Msg> {
     let moves = play.game.move_list();
     let current = play.viewing.unwrap_or(moves.len());
-    let mistakes = play.mistakes();
     let mark = |ply: usize| if mistakes.contains(&ply) { "?" } else { "" };
     // Each move carries its own number (the ply, as the board's move numbers and "after move N" count), and
     // the position shown is the container the list scrolls to.
