@@ -636,8 +636,10 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             wins_in_a_row = if score >= score::MATE_BOUND { wins_in_a_row + 1 } else { 0 };
             if let Some(t) = self.limits.time {
                 // On the clock, a forced move or a win that a deeper iteration confirmed needs no more thought,
-                // and an iteration that would most likely not finish in time is not begun.
-                if self.root.len() == 1 || wins_in_a_row >= 2 || self.elapsed() * 2 > t {
+                // and an iteration that would most likely not finish in time is not begun. A single move left
+                // by exclusion is not forced: its value is what the caller asks for.
+                let forced = self.root.len() == 1 && self.excluded.is_empty();
+                if forced || wins_in_a_row >= 2 || self.elapsed() * 2 > t {
                     break;
                 }
             }

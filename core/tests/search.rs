@@ -193,6 +193,34 @@ fn excluding_root_moves_gives_the_next_lines_as_minimax_ranks_them() {
 }
 
 #[test]
+fn the_last_move_left_by_exclusion_is_searched_as_deep_as_the_others_on_the_clock() {
+    let tree = (0..200u64)
+        .map(|seed| RandomTree { seed: seed + 90_000, max_branching: 4, height: 12 })
+        .find(|t| {
+            let mut moves = Vec::new();
+            t.legal_moves(&t.initial_state(), &mut moves);
+            moves.len() >= 2
+        })
+        .expect("a tree with a choice at the root");
+    let root = tree.initial_state();
+    let mut moves = Vec::new();
+    tree.legal_moves(&root, &mut moves);
+    let limits = Limits { depth: Some(6), time: Some(Duration::from_secs(30)), ..Limits::default() };
+    let options = SearchOptions { quiescence: false, ..SearchOptions::default() };
+    let r = Searcher::new(&tree, 1).search_excluding(
+        &tree,
+        &RandomEval,
+        &root,
+        &limits,
+        &options,
+        &moves[1..],
+        &mut |_| {},
+    );
+    assert_eq!(r.best_move, Some(moves[0]));
+    assert_eq!(r.depth, 6, "not cut short as a forced move");
+}
+
+#[test]
 fn alpha_beta_equals_minimax_on_wide_random_trees() {
     let wide = |seed| RandomTree { seed: seed + 50_000, max_branching: 30, height: 5 };
     let checked = check_random_trees(0..60, wide, |seed| 1 + (seed % 3) as i32);
