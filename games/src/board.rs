@@ -168,6 +168,22 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
         }
     }
 
+    /// A forced win for the side to move that the game's own threat solver proves with at most `threats` forcing
+    /// moves and `nodes` positions, by `deadline` if there is one (Gomoku: continuous fours and open threes), as
+    /// its line; `None` where it finds none in that effort or the game has no such solver. Adds the positions it
+    /// visited to `visited`. The engine plays such a win at once: these lines reach far beyond the search's
+    /// horizon.
+    fn forced_win(
+        &self,
+        _state: &Self::State,
+        _threats: u32,
+        _nodes: u64,
+        _deadline: Option<std::time::Instant>,
+        _visited: &mut u64,
+    ) -> Option<Vec<Self::Move>> {
+        None
+    }
+
     /// The rule set's suite of balanced openings (see [`crate::openings`]), for series that should measure the
     /// engines or the rule set rather than the colour; empty where there is none.
     fn balanced_openings(&self) -> Vec<Vec<Self::Move>> {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tabula_core::{Level, Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
+use tabula_core::{Level, Limits, Score, SearchInfo, SearchOptions, SearchResult, Searcher, score};
 
 use crate::board::BoardGame;
 
@@ -22,6 +22,15 @@ pub const MAX_THREADS: usize = 256;
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).clamp(1, MAX_THREADS))
 }
+
+/// The most forcing moves the threat solver may chain (a level `depth` plies deep chains `depth - 2`).
+const MAX_THREATS: u32 = 12;
+
+/// Positions the threat solver may visit per forcing move of its budget, for each question it is asked.
+const THREAT_NODES: u64 = 10_000;
+
+/// The share of a move's time the threat solver may spend looking for a forced win before the search starts.
+const THREAT_SHARE: f64 = 0.1;
 
 /// A computer player for one game, keeping its transposition table (and the endgame evaluator's own tables)
 /// between moves.
@@ -102,8 +111,7 @@ impl<G: BoardGame> Engine<G> {
             _ => false,
         };
         if !solve {
-            let eval = self.game.evaluator(false);
-            return self.searcher.search_excluding(&self.game, &eval, state, &limits, &options, excluded, on_info);
+            return self.search_with_threats(state, level, &limits, &options, excluded, on_info);
         }
         let exact_limits = Limits { depth: None, ..limits.clone() };
         let exact_options = SearchOptions { exact: true, randomness: 0, aspiration: None, ..options.clone() };
@@ -122,6 +130,48 @@ impl<G: BoardGame> Engine<G> {
         fallback.nodes += solved.nodes;
         fallback.elapsed = start.elapsed();
         fallback
+    }
+
+    /// The ordinary search, with the game's threat solver (where it has one) asked first: a forced win it proves
+    /// in the first tenth of the time is played at once, since these lines reach far beyond the search's horizon.
+    fn search_with_threats(
+        &mut self,
+        state: &G::State,
+        level: &Level,
+        limits: &Limits,
+        options: &SearchOptions,
+        excluded: &[G::Move],
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        let eval = self.game.evaluator(false);
+        let threats = level.depth.saturating_sub(2).min(MAX_THREATS);
+        let mut visited = 0;
+        if threats > 0 {
+            let deadline = limits.time.map(|t| start + t.mul_f64(THREAT_SHARE));
+            let nodes = u64::from(threats) * THREAT_NODES;
+            if let Some(line) = self.game.forced_win(state, threats, nodes, deadline, &mut visited)
+                && !excluded.contains(&line[0])
+            {
+                let plies = line.len() as u32 | 1;
+                let result = SearchResult {
+                    best_move: Some(line[0]),
+                    score: score::MATE - plies as Score,
+                    depth: plies,
+                    pv: line,
+                    nodes: visited,
+                    elapsed: start.elapsed(),
+                    stopped: false,
+                    proven: true,
+                    exact: false,
+                };
+                on_info(&result.info());
+                return result;
+            }
+        }
+        let limits = Limits { time: limits.time.map(|t| t.saturating_sub(start.elapsed())), ..limits.clone() };
+        let result = self.searcher.search_excluding(&self.game, &eval, state, &limits, options, excluded, on_info);
+        SearchResult { nodes: result.nodes + visited, elapsed: start.elapsed(), ..result }
     }
 
     /// The best `lines` moves for the side to move, each searched at `level` without the ones found before (a

@@ -1,13 +1,16 @@
 //! AI sanity: the searcher with the Gomoku evaluator wins in one, blocks fours and open threes, answers within a
-//! second at the hardest level, and beats a random mover under every rule.
+//! second at the hardest level, and beats a random mover under every rule; the engine plays proven threat wins at
+//! once and leaves the opponent none at a shallow depth.
 
 use std::time::Duration;
 
 use rand::seq::IndexedRandom;
 use tabula_core::random::{self, SeededRng};
 use tabula_core::{Game, GameResult, Level, Levels, Limits, Player, SearchOptions, Searcher};
+use tabula_games::engine::Engine;
 use tabula_games::gomoku::notation::parse_moves;
 use tabula_games::gomoku::patterns::Pattern;
+use tabula_games::gomoku::vct::VctSolver;
 use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule, color_of};
 
 const CONFIG: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../config/default.toml"));
@@ -105,4 +108,36 @@ fn beats_a_random_mover_under_every_rule() {
             assert_eq!(result, Some(GameResult::Win(ai)), "{rule:?}, AI plays {ai:?}");
         }
     }
+}
+
+/// Black's twos on row 7 and column 7 meet at 7,7 (a double three to make); `extra` adds stones around.
+fn crossing_twos(game: &Gomoku, attacker: Player) -> GomokuState {
+    let twos = [(5, 7), (6, 7), (7, 5), (7, 6)];
+    let far = [(0, 0), (0, 2), (2, 0), (14, 14)];
+    match attacker {
+        Player::First => game.setup(&twos, &far, Player::First),
+        Player::Second => game.setup(&[(10, 10), (11, 11), (0, 0), (0, 2), (2, 0)], &twos, Player::First),
+    }
+    .expect("position")
+}
+
+#[test]
+fn the_engine_plays_a_proven_threat_win_at_once() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let state = crossing_twos(&game, Player::First);
+    let result = Engine::new(game.clone()).think(&state, &expert(), 1, None, &mut |_| {});
+    assert!(result.proven && result.score >= tabula_core::score::MATE_BOUND, "{result:?}");
+    assert_eq!(result.best_move.map(|m| game.xy(m)), Some((7, 7)));
+}
+
+#[test]
+fn the_engine_leaves_the_opponent_no_threat_win() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    // Black to move; White threatens the double three at 7,7 (and Black's own twos are too slow).
+    // Even at depth 3 the search sees it (quiescence follows the open four it would lead to).
+    let mut state = crossing_twos(&game, Player::Second);
+    let result = Engine::new(game.clone()).think(&state, &Level::custom(3), 1, None, &mut |_| {});
+    game.make(&mut state, result.best_move.expect("a move"));
+    let white_wins = VctSolver::new(&game, 1_000_000).solve(&state, 1);
+    assert!(white_wins.is_none(), "after {:?} White wins by {white_wins:?}", result.best_move.map(|m| game.xy(m)));
 }

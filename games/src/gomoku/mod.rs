@@ -19,6 +19,7 @@ pub mod threats;
 pub mod values;
 pub mod variants;
 pub mod vcf;
+pub mod vct;
 
 use std::sync::{Arc, OnceLock};
 
@@ -625,6 +626,20 @@ impl BoardGame for Gomoku {
             _ => h,
         });
         if state.side == Player::Second { stones ^ self.side_key } else { stones }
+    }
+
+    fn forced_win(
+        &self,
+        state: &GomokuState,
+        threats: u32,
+        nodes: u64,
+        deadline: Option<std::time::Instant>,
+        visited: &mut u64,
+    ) -> Option<Vec<Move>> {
+        let mut solver = vct::VctSolver::new(self, nodes).until(deadline);
+        let win = solver.solve(state, threats);
+        *visited += solver.nodes();
+        win
     }
 
     fn balanced_openings(&self) -> Vec<Vec<Move>> {

@@ -1,0 +1,104 @@
+//! The VCT solver: threats with open threes that no VCF finds, Renju's forbidden double three, the defences of
+//! an open three, and every shared VCF puzzle (a VCF is a VCT).
+
+use tabula_core::{Game, GameResult, Player};
+use tabula_games::gomoku::datasets::VcfPuzzle;
+use tabula_games::gomoku::vcf::VcfSolver;
+use tabula_games::gomoku::vct::VctSolver;
+use tabula_games::gomoku::{Gomoku, GomokuState, Move, WinRule};
+
+const PUZZLES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/vcf-puzzles.tsv"));
+
+/// White stones in a far corner, out of play.
+const FAR_WHITE: [(usize, usize); 4] = [(0, 0), (0, 2), (2, 0), (14, 14)];
+
+fn xy(game: &Gomoku, moves: &[Move]) -> Vec<(usize, usize)> {
+    moves.iter().map(|&m| game.xy(m)).collect()
+}
+
+/// Replays the line: every move legal, and the attacker (to move in `state`) has won at its end or has two
+/// fives to make.
+fn assert_line_wins(game: &Gomoku, state: &GomokuState, line: &[Move]) {
+    let attacker = game.side_to_move(state);
+    let mut s = state.clone();
+    for &m in line {
+        assert!(game.is_legal(&s, m), "{:?} is not legal in the line {:?}", game.xy(m), xy(game, line));
+        game.make(&mut s, m);
+    }
+    if let Some(outcome) = game.outcome(&s) {
+        assert_eq!(outcome.result, GameResult::Win(attacker), "line {:?}", xy(game, line));
+    } else {
+        // The defender has no answer left: the threat stands.
+        assert_eq!(game.side_to_move(&s), attacker.opponent(), "line {:?}", xy(game, line));
+    }
+}
+
+#[test]
+fn a_double_three_is_a_threat_win_that_no_vcf_finds() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    // Black's twos on row 7 and column 7 meet at 7,7: playing there makes two open threes.
+    let black = [(5, 7), (6, 7), (7, 5), (7, 6), (12, 12)];
+    let state = game.setup(&black, &FAR_WHITE, Player::First).expect("position");
+    assert!(VcfSolver::new(&game).solve(&state, 6, false).is_none(), "no fours to play");
+    let line = VctSolver::new(&game, 100_000).solve(&state, 4).expect("a VCT");
+    assert_line_wins(&game, &state, &line);
+    // The shortest: the double three itself, since no one stone stops both open fours it threatens.
+    assert_eq!(xy(&game, &line), vec![(7, 7)]);
+}
+
+#[test]
+fn renju_black_may_not_win_by_a_double_three_but_white_may() {
+    let game = Gomoku::new(15, WinRule::Renju).expect("rules");
+    let black = [(5, 7), (6, 7), (7, 5), (7, 6), (12, 12)];
+    let state = game.setup(&black, &FAR_WHITE, Player::First).expect("position");
+    if let Some(line) = VctSolver::new(&game, 100_000).solve(&state, 4) {
+        assert_ne!(xy(&game, &line[..1]), vec![(7, 7)], "the double three is forbidden to Black");
+        assert_line_wins(&game, &state, &line);
+    }
+    // The same shape in White's stones wins for White.
+    let white = black;
+    let far_black = [(0, 0), (0, 2), (2, 0), (14, 14), (14, 12)];
+    let state = game.setup(&far_black, &white, Player::Second).expect("position");
+    let line = VctSolver::new(&game, 100_000).solve(&state, 4).expect("White's VCT");
+    assert_line_wins(&game, &state, &line);
+}
+
+#[test]
+fn a_quiet_position_has_no_threat_win() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let state = game.setup(&[(7, 7), (9, 9)], &[(8, 8), (6, 6)], Player::First).expect("position");
+    assert!(VctSolver::new(&game, 100_000).solve(&state, 8).is_none());
+}
+
+#[test]
+fn an_open_three_is_stopped_only_where_no_open_four_is_left() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let defences = |black: &[(usize, usize)]| {
+        let state = game.setup(black, &FAR_WHITE, Player::Second).expect("position");
+        let mut points: Vec<(usize, usize)> =
+            game.open_four_defences(&state, 1).into_iter().map(|p| game.geometry().coords(p)).collect();
+        points.sort_unstable();
+        points
+    };
+    // A solid three with room on both sides: only its two ends.
+    assert_eq!(defences(&[(6, 7), (7, 7), (8, 7)]), vec![(5, 7), (9, 7)]);
+    // A split three: the gap and both ends.
+    assert_eq!(defences(&[(5, 7), (7, 7), (8, 7)]), vec![(4, 7), (6, 7), (9, 7)]);
+    // No three: nothing to stop.
+    assert_eq!(defences(&[(5, 7), (8, 7)]), Vec::<(usize, usize)>::new());
+}
+
+#[test]
+fn every_vcf_puzzle_is_a_threat_win_of_at_most_its_length() {
+    let mut count = 0;
+    for (i, line) in PUZZLES.lines().enumerate() {
+        let puzzle = VcfPuzzle::parse(line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+        let Some(puzzle) = puzzle else { continue };
+        let (game, state) = puzzle.position().expect("position");
+        let found = VctSolver::new(&game, 2_000_000).solve(&state, puzzle.vcf_len.max(1));
+        let line = found.unwrap_or_else(|| panic!("{}: no VCT within {} threats", puzzle.id, puzzle.vcf_len));
+        assert_line_wins(&game, &state, &line);
+        count += 1;
+    }
+    assert!(count >= 30, "only {count} puzzles read");
+}
