@@ -368,6 +368,8 @@ impl<G: Game> Searcher<G> {
             hit_horizon: false,
             iteration_depth: 0,
             excluded,
+            previous_best: None,
+            improved: None,
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_buffers: vec![Vec::new(); MAX_PLY + 1],
             ordered: vec![Vec::new(); MAX_PLY + 1],
@@ -435,6 +437,12 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     iteration_depth: usize,
     /// Root moves left out of this search.
     excluded: &'a [G::Move],
+    /// The best root move of the last completed iteration.
+    previous_best: Option<G::Move>,
+    /// In the iteration under way, the line of a root move that raised alpha after [`Self::previous_best`] was
+    /// searched first in the same pass: proven better than it at the new depth, so an iteration cut short still
+    /// answers it.
+    improved: Option<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
     move_buffers: Vec<Vec<G::Move>>,
     /// Each ply's moves with their ordering keys and places, handed out best first by [`next_best`].
@@ -614,8 +622,16 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             self.hit_horizon = false;
             self.iteration_depth = depth as usize;
             let nominal = if self.options.exact { EXACT_DEPTH } else { depth as i32 };
+            self.previous_best = result.best_move.filter(|_| result.depth > 0);
+            self.improved = None;
             let score = self.aspiration_search(state, nominal, previous);
             if self.aborted {
+                // A root move that proved better than the previous best before the clock ran out is the better
+                // answer (randomness chooses among completed iterations' scores only).
+                if let Some(line) = self.improved.take().filter(|_| self.options.randomness <= 0 && result.depth > 0) {
+                    result.best_move = line.first().copied();
+                    result.pv = line;
+                }
                 break;
             }
             previous = Some(score);
@@ -718,12 +734,12 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
     /// lowered floor for non-best moves when randomness needs their exact values.
     fn search_root(&mut self, state: &mut G::State, depth: i32, alpha: Score, beta: Score) -> Score {
         self.nodes += 1;
-        self.pv[0].clear();
-        self.root.iter_mut().for_each(|r| r.score = None);
         // Previous best first, then the rest in their previous order (stable sort keeps it).
         if let Some(best) = self.pv_root_move() {
             self.root.sort_by_key(|r| r.mv != best);
         }
+        self.pv[0].clear();
+        self.root.iter_mut().for_each(|r| r.score = None);
         let margin = self.options.randomness.max(0);
         let mut best = -INFINITY;
         let mut lower = alpha;
@@ -741,6 +757,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 best = value;
                 self.update_pv(0, mv);
                 if value > lower {
+                    if i > 0 && self.previous_best == Some(self.root[0].mv) {
+                        self.improved = Some(self.pv[0].clone());
+                    }
                     lower = value;
                     if value >= beta {
                         break;

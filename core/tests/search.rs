@@ -742,3 +742,117 @@ fn parallel_search_keeps_its_limits() {
     let late = Instant::now().duration_since(stopper.join().expect("stopper thread"));
     assert!(r.stopped && r.best_move.is_some() && late < Duration::from_millis(30), "took {late:?}");
 }
+
+/// [`RandomEval`] that also notes, in order, which root children (ply 1) the search expands, and where each
+/// iteration ended.
+#[derive(Default)]
+struct RootWatcher {
+    seen: std::sync::Mutex<Vec<Option<u64>>>,
+}
+
+impl Evaluator<RandomTree> for RootWatcher {
+    fn evaluate(&self, g: &RandomTree, n: &support::random_tree::Node) -> Score {
+        RandomEval.evaluate(g, n)
+    }
+
+    fn search_moves(&self, g: &RandomTree, n: &support::random_tree::Node, moves: &mut Vec<u8>) {
+        if n.ply == 1 {
+            self.seen.lock().expect("lock").push(Some(n.hash));
+        }
+        g.legal_moves(n, moves);
+    }
+
+    fn move_score(&self, g: &RandomTree, n: &support::random_tree::Node, mv: u8) -> i32 {
+        RandomEval.move_score(g, n, mv)
+    }
+}
+
+#[test]
+fn each_iteration_searches_the_previous_best_root_move_first() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let tree = RandomTree { seed, max_branching: 8, height: 12 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        let watcher = RootWatcher::default();
+        let mut bests = Vec::new();
+        Searcher::new(&tree, 1).search(
+            &tree,
+            &watcher,
+            &root,
+            &Limits::depth(5),
+            &SearchOptions::default(),
+            &mut |info| {
+                watcher.seen.lock().expect("lock").push(None);
+                bests.push(info.pv[0]);
+            },
+        );
+        let seen = watcher.seen.into_inner().expect("lock");
+        // The first child expanded after iteration k ended is the child of iteration k's best move.
+        let firsts: Vec<u64> =
+            seen.split(Option::is_none).skip(1).filter_map(|it| it.first().copied().flatten()).collect();
+        for (k, first) in firsts.iter().enumerate() {
+            let mut child = root.clone();
+            tree.make(&mut child, bests[k]);
+            if tree.outcome(&child).is_some() {
+                // A finished game is scored, not expanded.
+                continue;
+            }
+            assert_eq!(*first, child.hash, "seed {seed}: iteration {} began elsewhere than {}", k + 2, bests[k]);
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} iterations checked");
+}
+
+#[test]
+fn an_iteration_cut_short_answers_a_root_move_it_proved_better() {
+    let mut switched = 0;
+    for seed in 0..150 {
+        let tree = RandomTree { seed, max_branching: 8, height: 14 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        for limit in [2_000u64, 5_000, 10_000, 20_000, 40_000] {
+            let limits = Limits { nodes: Some(limit), ..Limits::default() };
+            let mut last = None;
+            let r = Searcher::new(&tree, 1).search(
+                &tree,
+                &RandomEval,
+                &root,
+                &limits,
+                &SearchOptions::default(),
+                &mut |i| {
+                    last = Some(i.pv[0]);
+                },
+            );
+            let (Some(previous), Some(answer)) = (last, r.best_move) else { continue };
+            if answer == previous {
+                continue;
+            }
+            // Without transpositions, the cut iteration's values are minimax values to its depth.
+            let value = |mv| {
+                let mut child = root.clone();
+                tree.make(&mut child, mv);
+                -minimax(&tree, &RandomEval, &mut child, r.depth as i32, 1, true)
+            };
+            assert!(
+                value(answer) > value(previous),
+                "seed {seed}, {limit} nodes: {answer} ({}) is not better than {previous} ({}) at depth {} + 1; {:?}",
+                value(answer),
+                value(previous),
+                r.depth,
+                {
+                    let mut moves = Vec::new();
+                    tree.legal_moves(&root, &mut moves);
+                    moves.into_iter().map(|m| (m, value(m))).collect::<Vec<_>>()
+                }
+            );
+            switched += 1;
+        }
+    }
+    assert!(switched >= 10, "only {switched} searches answered from a cut iteration");
+}
