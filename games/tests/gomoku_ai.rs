@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rand::seq::IndexedRandom;
 use tabula_core::random::{self, SeededRng};
-use tabula_core::{Game, GameResult, Level, Levels, Limits, Player, SearchOptions, Searcher};
+use tabula_core::{Evaluator, Game, GameResult, Level, Levels, Limits, Player, SearchOptions, Searcher};
 use tabula_games::engine::Engine;
 use tabula_games::gomoku::notation::parse_moves;
 use tabula_games::gomoku::patterns::Pattern;
@@ -140,4 +140,29 @@ fn the_engine_leaves_the_opponent_no_threat_win() {
     game.make(&mut state, result.best_move.expect("a move"));
     let white_wins = VctSolver::new(&game, 1_000_000).solve(&state, 1);
     assert!(white_wins.is_none(), "after {:?} White wins by {white_wins:?}", result.best_move.map(|m| game.xy(m)));
+}
+
+#[test]
+fn a_renju_three_whose_open_fours_are_forbidden_forces_no_defence() {
+    let game = Gomoku::new(15, WinRule::Renju).expect("rules");
+    // Black's three 5,7 6,7 7,7 could become an open four only at 4,7 or 8,7, and each of those would also make a
+    // four on its column (closed by White at the top): a double four, forbidden to Black.
+    let black = [(5, 7), (6, 7), (7, 7), (4, 4), (4, 5), (4, 6), (8, 4), (8, 5), (8, 6)];
+    let white = [(4, 3), (8, 3), (0, 0), (0, 2), (2, 0), (14, 14), (14, 12), (12, 14)];
+    let state = game.setup(&black, &white, Player::Second).expect("position");
+    for point in [(4, 7), (8, 7)] {
+        let p = game.move_xy(point.0, point.1).expect("on the board").index();
+        assert!(game.forbidden(state.board(), p, 1).is_some(), "{point:?} should be forbidden to Black");
+    }
+    let mut moves = Vec::new();
+    GomokuEvaluator.search_moves(&game, &state, &mut moves);
+    let fours = |m: &Move| {
+        let p = m.index();
+        (1..=2).any(|c| game.patterns(state.board(), p, c).iter().any(|l| l.is_four()))
+    };
+    assert!(
+        moves.iter().any(|m| !fours(m)),
+        "White may play quietly: {:?}",
+        moves.iter().map(|&m| game.xy(m)).collect::<Vec<_>>()
+    );
 }

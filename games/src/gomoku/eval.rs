@@ -160,7 +160,11 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
         }
         let own = color_of(state.side);
         if state.threats().count(3 - own, Flag::OpenFour) > 0 {
-            Self::add_candidates(game, state, moves, |t, p| t.has(p, own, Flag::Four) || t.has(p, 3 - own, Flag::Four));
+            // The opponent threatens an open four: only the points that stop it, and our own fours.
+            let defences = game.open_four_defences(state, 3 - own);
+            if !defences.is_empty() {
+                Self::add_candidates(game, state, moves, |t, p| t.has(p, own, Flag::Four) || defences.contains(&p));
+            }
         }
         if moves.is_empty() {
             Self::add_candidates(game, state, moves, |_, _| true);
