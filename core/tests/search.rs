@@ -743,6 +743,19 @@ fn parallel_search_keeps_its_limits() {
     assert!(r.stopped && r.best_move.is_some() && late < Duration::from_millis(30), "took {late:?}");
 }
 
+/// The random trees of `seeds` (eight moves at most per node, `height` plies) whose root is not already over,
+/// with their roots.
+fn live_trees(
+    seeds: std::ops::Range<u64>,
+    height: u32,
+) -> impl Iterator<Item = (u64, RandomTree, support::random_tree::Node)> {
+    seeds.filter_map(move |seed| {
+        let tree = RandomTree { seed, max_branching: 8, height };
+        let root = tree.initial_state();
+        tree.outcome(&root).is_none().then_some((seed, tree, root))
+    })
+}
+
 /// [`RandomEval`] that also notes, in order, which root children (ply 1) the search expands, and where each
 /// iteration ended.
 #[derive(Default)]
@@ -770,12 +783,7 @@ impl Evaluator<RandomTree> for RootWatcher {
 #[test]
 fn each_iteration_searches_the_previous_best_root_move_first() {
     let mut checked = 0;
-    for seed in 0..40 {
-        let tree = RandomTree { seed, max_branching: 8, height: 12 };
-        let root = tree.initial_state();
-        if tree.outcome(&root).is_some() {
-            continue;
-        }
+    for (seed, tree, root) in live_trees(0..40, 12) {
         let watcher = RootWatcher::default();
         let mut bests = Vec::new();
         Searcher::new(&tree, 1).search(
@@ -810,12 +818,7 @@ fn each_iteration_searches_the_previous_best_root_move_first() {
 #[test]
 fn an_iteration_cut_short_answers_a_root_move_it_proved_better() {
     let mut switched = 0;
-    for seed in 0..150 {
-        let tree = RandomTree { seed, max_branching: 8, height: 14 };
-        let root = tree.initial_state();
-        if tree.outcome(&root).is_some() {
-            continue;
-        }
+    for (seed, tree, root) in live_trees(0..150, 14) {
         for limit in [2_000u64, 5_000, 10_000, 20_000, 40_000] {
             let limits = Limits { nodes: Some(limit), ..Limits::default() };
             let mut last = None;

@@ -105,6 +105,15 @@ pub enum MoveError {
     Notation(String),
 }
 
+/// A win a game's threat solver proved: one line of it and the most plies it takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForcedWin<M> {
+    /// Winner and loser moves alternating, the winner's first, up to the five or a threat with no answer.
+    pub line: Vec<M>,
+    /// Plies from the position to the end of the game at the latest, however the loser answers.
+    pub plies: u32,
+}
+
 /// A game on a rectangular board of cells, with everything the front ends need.
 pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// The engine's judgement of this game.
@@ -169,9 +178,9 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     }
 
     /// A forced win for the side to move that the game's own threat solver proves with at most `threats` forcing
-    /// moves and `nodes` positions, by `deadline` if there is one (Gomoku: continuous fours and open threes), as
-    /// its line; `None` where it finds none in that effort or the game has no such solver. Adds the positions it
-    /// visited to `visited`. The engine plays such a win at once: these lines reach far beyond the search's
+    /// moves and `nodes` positions, by `deadline` if there is one (Gomoku: continuous fours and open threes); `None`
+    /// where it finds none in that effort or the game has no such solver. Adds the positions it visited to
+    /// `visited`. The engine plays such a win at once: these lines reach far beyond the search's
     /// horizon.
     fn forced_win(
         &self,
@@ -180,7 +189,7 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
         _nodes: u64,
         _deadline: Option<std::time::Instant>,
         _visited: &mut u64,
-    ) -> Option<Vec<Self::Move>> {
+    ) -> Option<ForcedWin<Self::Move>> {
         None
     }
 

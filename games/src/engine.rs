@@ -150,15 +150,15 @@ impl<G: BoardGame> Engine<G> {
         if threats > 0 {
             let deadline = limits.time.map(|t| start + t.mul_f64(THREAT_SHARE));
             let nodes = u64::from(threats) * THREAT_NODES;
-            if let Some(line) = self.game.forced_win(state, threats, nodes, deadline, &mut visited)
-                && !excluded.contains(&line[0])
+            if let Some(win) = self.game.forced_win(state, threats, nodes, deadline, &mut visited)
+                && let Some(&first) = win.line.first()
+                && !excluded.contains(&first)
             {
-                let plies = line.len() as u32 | 1;
                 let result = SearchResult {
-                    best_move: Some(line[0]),
-                    score: score::MATE - plies as Score,
-                    depth: plies,
-                    pv: line,
+                    best_move: Some(first),
+                    score: score::MATE - win.plies as Score,
+                    depth: win.plies,
+                    pv: win.line,
                     nodes: visited,
                     elapsed: start.elapsed(),
                     stopped: false,

@@ -126,7 +126,8 @@ fn the_engine_plays_a_proven_threat_win_at_once() {
     let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
     let state = crossing_twos(&game, Player::First);
     let result = Engine::new(game.clone()).think(&state, &expert(), 1, None, &mut |_| {});
-    assert!(result.proven && result.score >= tabula_core::score::MATE_BOUND, "{result:?}");
+    // A win in five plies: the double three, any answer, the open four, any answer, the five.
+    assert!(result.proven && result.score == tabula_core::score::MATE - 5, "{result:?}");
     assert_eq!(result.best_move.map(|m| game.xy(m)), Some((7, 7)));
 }
 

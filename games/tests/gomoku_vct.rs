@@ -40,10 +40,12 @@ fn a_double_three_is_a_threat_win_that_no_vcf_finds() {
     let black = [(5, 7), (6, 7), (7, 5), (7, 6), (12, 12)];
     let state = game.setup(&black, &FAR_WHITE, Player::First).expect("position");
     assert!(VcfSolver::new(&game).solve(&state, 6, false).is_none(), "no fours to play");
-    let line = VctSolver::new(&game, 100_000).solve(&state, 4).expect("a VCT");
-    assert_line_wins(&game, &state, &line);
-    // The shortest: the double three itself, since no one stone stops both open fours it threatens.
-    assert_eq!(xy(&game, &line), vec![(7, 7)]);
+    let win = VctSolver::new(&game, 100_000).solve(&state, 4).expect("a VCT");
+    assert_line_wins(&game, &state, &win.line);
+    // The shortest: the double three itself, since no one stone stops both open fours it threatens; the five
+    // comes four plies later.
+    assert_eq!(xy(&game, &win.line), vec![(7, 7)]);
+    assert_eq!(win.plies, 5);
 }
 
 #[test]
@@ -51,16 +53,16 @@ fn renju_black_may_not_win_by_a_double_three_but_white_may() {
     let game = Gomoku::new(15, WinRule::Renju).expect("rules");
     let black = [(5, 7), (6, 7), (7, 5), (7, 6), (12, 12)];
     let state = game.setup(&black, &FAR_WHITE, Player::First).expect("position");
-    if let Some(line) = VctSolver::new(&game, 100_000).solve(&state, 4) {
-        assert_ne!(xy(&game, &line[..1]), vec![(7, 7)], "the double three is forbidden to Black");
-        assert_line_wins(&game, &state, &line);
+    if let Some(win) = VctSolver::new(&game, 100_000).solve(&state, 4) {
+        assert_ne!(xy(&game, &win.line[..1]), vec![(7, 7)], "the double three is forbidden to Black");
+        assert_line_wins(&game, &state, &win.line);
     }
     // The same shape in White's stones wins for White.
     let white = black;
     let far_black = [(0, 0), (0, 2), (2, 0), (14, 14), (14, 12)];
     let state = game.setup(&far_black, &white, Player::Second).expect("position");
-    let line = VctSolver::new(&game, 100_000).solve(&state, 4).expect("White's VCT");
-    assert_line_wins(&game, &state, &line);
+    let win = VctSolver::new(&game, 100_000).solve(&state, 4).expect("White's VCT");
+    assert_line_wins(&game, &state, &win.line);
 }
 
 #[test]
@@ -96,8 +98,11 @@ fn every_vcf_puzzle_is_a_threat_win_of_at_most_its_length() {
         let Some(puzzle) = puzzle else { continue };
         let (game, state) = puzzle.position().expect("position");
         let found = VctSolver::new(&game, 2_000_000).solve(&state, puzzle.vcf_len.max(1));
-        let line = found.unwrap_or_else(|| panic!("{}: no VCT within {} threats", puzzle.id, puzzle.vcf_len));
-        assert_line_wins(&game, &state, &line);
+        let win = found.unwrap_or_else(|| panic!("{}: no VCT within {} threats", puzzle.id, puzzle.vcf_len));
+        assert_line_wins(&game, &state, &win.line);
+        // A VCF of n fours ends with its five by ply 2n - 1; a shorter threat win can only be faster.
+        assert!(win.plies <= 2 * puzzle.vcf_len.max(1) - 1 + 4, "{}: {} plies", puzzle.id, win.plies);
+        assert!(win.plies as usize >= win.line.len() && win.plies % 2 == 1, "{}: {} plies", puzzle.id, win.plies);
         count += 1;
     }
     assert!(count >= 30, "only {count} puzzles read");

@@ -635,7 +635,7 @@ impl BoardGame for Gomoku {
         nodes: u64,
         deadline: Option<std::time::Instant>,
         visited: &mut u64,
-    ) -> Option<Vec<Move>> {
+    ) -> Option<crate::board::ForcedWin<Move>> {
         let mut solver = vct::VctSolver::new(self, nodes).until(deadline);
         let win = solver.solve(state, threats);
         *visited += solver.nodes();

@@ -16,7 +16,9 @@ use tabula_core::{Game, GameResult};
 
 use super::patterns::{Pattern, field, view};
 use super::threats::{Flag, makes_open_four};
+use super::values::Role;
 use super::{Gomoku, GomokuState, Move, color_of};
+use crate::board::ForcedWin;
 
 /// What the attacker threatens after its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,17 +66,18 @@ impl<'g> VctSolver<'g> {
         self.nodes
     }
 
-    /// A win for the side to move by continuous threats of at most `max_len` attacker moves, as a line (attacker
-    /// and defender moves alternating, ending with the five or a threat the defender cannot meet), the shortest
-    /// found by iterative deepening within the node limit.
-    pub fn solve(&mut self, state: &GomokuState, max_len: u32) -> Option<Vec<Move>> {
+    /// A win for the side to move by continuous threats of at most `max_len` attacker moves: a line (attacker and
+    /// defender moves alternating, ending with the five or a threat the defender cannot meet), the shortest found
+    /// by iterative deepening within the node limit, and the plies to the five at the latest.
+    pub fn solve(&mut self, state: &GomokuState, max_len: u32) -> Option<ForcedWin<Move>> {
         if state.outcome.is_some() {
             return None;
         }
         let mut s = state.clone();
         for budget in 1..=max_len {
             if let Some(line) = self.attack(&mut s, budget) {
-                return Some(line);
+                let plies = self.plies_to_five(state, &line);
+                return Some(ForcedWin { line, plies });
             }
             if self.exhausted() {
                 break;
@@ -103,7 +106,7 @@ impl<'g> VctSolver<'g> {
         let moves: Vec<usize> = if defender_fives.is_empty() {
             self.threat_moves(s, attacker)
         } else {
-            // The defender's four must be blocked first; the block must itself be a threat to go on.
+            // The defender's four must be blocked first, and a threat must stand after the block to go on.
             game.five_defences(s.board(), 3 - attacker, &defender_fives)
                 .into_iter()
                 .filter(|&p| game.legal_for(s, p, attacker))
@@ -163,6 +166,23 @@ impl<'g> VctSolver<'g> {
         Some(first_line.unwrap_or_default())
     }
 
+    /// How many plies the winning `line` from `state` takes to the five: its own length if it ends with the five,
+    /// two more after a four the defender cannot stop (any move, then the five), four more after an open three it
+    /// cannot stop (any move, the open four, any move, the five).
+    fn plies_to_five(&self, state: &GomokuState, line: &[Move]) -> u32 {
+        let attacker = color_of(state.side);
+        let mut s = state.clone();
+        for &m in line {
+            self.game.make(&mut s, m);
+        }
+        let extra = match (s.outcome, self.threat_of(&s, attacker)) {
+            (Some(_), _) => 0,
+            (None, Some(Threat::Four)) => 2,
+            (None, _) => 4,
+        };
+        line.len() as u32 + extra
+    }
+
     /// The attacker's legal moves that make a four or an open three, fours first, then the threes by value.
     fn threat_moves(&self, s: &GomokuState, attacker: u8) -> Vec<usize> {
         let threats = s.threats();
@@ -172,7 +192,7 @@ impl<'g> VctSolver<'g> {
                 let lines = threats.lines(p, attacker);
                 let four = lines.iter().any(|l| l.is_four());
                 let three = lines.contains(&Pattern::OpenThree);
-                let weight = threats.value(p, attacker, super::values::Role::ToMove) + if four { 1 << 24 } else { 0 };
+                let weight = threats.value(p, attacker, Role::ToMove) + if four { 1 << 24 } else { 0 };
                 ((four || three) && self.game.legal_for(s, p, attacker)).then_some((weight, p))
             })
             .collect();
