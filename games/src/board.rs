@@ -193,6 +193,12 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
         None
     }
 
+    /// How an external engine is told this rule set ([`crate::external`]); `None` where no engine protocol plays
+    /// it.
+    fn engine_rules(&self) -> Option<crate::external::EngineRules> {
+        None
+    }
+
     /// The rule set's suite of balanced openings (see [`crate::openings`]), for series that should measure the
     /// engines or the rule set rather than the colour; empty where there is none.
     fn balanced_openings(&self) -> Vec<Vec<Self::Move>> {

@@ -8,6 +8,7 @@ use tabula_core::{GameResult, Level, Outcome, Player, Score, SearchInfo};
 
 use crate::board::{BoardGame, Cell, Marker, MoveError, MoveReport};
 use crate::engine::Engine;
+use crate::external::{Connection, EngineError, EnginePosition};
 
 /// A picture of one position, everything a board view draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +93,9 @@ impl Analysis {
     }
 }
 
+/// An external engine's move in a game's position, to run anywhere: the answer checked against the rules.
+pub type EngineJob = Box<dyn FnOnce() -> Result<Analysis, EngineError> + Send>;
+
 /// A search to run on another thread: call it with a progress callback; it returns the chosen move, or `None`
 /// when the game is over.
 pub type ThinkJob = Box<dyn FnOnce(&mut dyn FnMut(Analysis)) -> Option<Analysis> + Send>;
@@ -150,6 +154,15 @@ pub trait Match: Send {
     /// `level` without the ones before: the values of the moves. Each line is reported through the job's progress
     /// as it is found, best first; the job returns the first.
     fn lines_job(&self, lines: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
+    /// Asks the external engine on `connection` for its move in the position after the first `ply` moves, with
+    /// `turn` to think; `stop` ends the wait. The answer is checked against the rules: an illegal move is an error.
+    fn engine_job(
+        &self,
+        ply: usize,
+        connection: Arc<Mutex<Connection>>,
+        turn: Duration,
+        stop: Arc<AtomicBool>,
+    ) -> EngineJob;
 }
 
 /// The generic [`Match`]: a game's rules, its start and the moves played, with a redo stack, and the computer
@@ -343,6 +356,57 @@ impl<G: BoardGame> Match for Session<G> {
 
     fn lines_job(&self, lines: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
         self.search_job(self.state.clone(), lines.max(1), level, seed, threads, stop)
+    }
+
+    fn engine_job(
+        &self,
+        ply: usize,
+        connection: Arc<Mutex<Connection>>,
+        turn: Duration,
+        stop: Arc<AtomicBool>,
+    ) -> EngineJob {
+        let ply = ply.min(self.moves.len());
+        let state = self.state_after(ply);
+        let game = self.game.clone();
+        let from_start = self.game.recompute_hash(&self.start) == self.game.recompute_hash(&game.initial_state());
+        let position = game.engine_rules().filter(|_| from_start).map(|rules| EnginePosition {
+            rules,
+            size: game.board_size(),
+            moves: self.moves[..ply].iter().map(|&mv| game.cell_of(mv)).collect(),
+        });
+        Box::new(move || {
+            let mut connection = connection.lock().unwrap_or_else(PoisonError::into_inner);
+            let name = connection.spec().name.clone();
+            let Some(position) = position else {
+                let reason = "no engine protocol plays this rule set from this start".to_string();
+                return Err(EngineError::Unplayable { name, reason });
+            };
+            let started = std::time::Instant::now();
+            let answer = connection.best_move(&position, turn, &stop)?;
+            let mv = match answer.cell {
+                Some(cell) => game.move_at(&state, cell),
+                None => game.pass_move(&state).ok_or(MoveError::NoPass),
+            };
+            let mv = mv.map_err(|e| {
+                connection.end();
+                let mv = answer.cell.map_or_else(|| "a pass".to_string(), |c| format!("({}, {})", c.x, c.y));
+                EngineError::Illegal { name: name.clone(), mv, reason: e.to_string() }
+            })?;
+            let notation = game.format_move(mv);
+            let elapsed = started.elapsed();
+            Ok(Analysis {
+                line: vec![notation.clone()],
+                notation,
+                cell: answer.cell,
+                depth: 0,
+                score: answer.eval.map_or(0, |e| e.round() as Score),
+                nodes: 0,
+                nps: 0,
+                elapsed,
+                proven: false,
+                exact: false,
+            })
+        })
     }
 }
 

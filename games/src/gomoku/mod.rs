@@ -642,6 +642,10 @@ impl BoardGame for Gomoku {
         win
     }
 
+    fn engine_rules(&self) -> Option<crate::external::EngineRules> {
+        (self.opening == OpeningRule::Free).then(|| crate::external::EngineRules::Gomocup(self.win.gomocup()))
+    }
+
     fn balanced_openings(&self) -> Vec<Vec<Move>> {
         match suite_text(self.win, self.size(), self.opening) {
             // The embedded suites are checked by a test, so a line that failed would be a build from a broken tree.

@@ -420,6 +420,10 @@ impl Othello {
 impl BoardGame for Othello {
     type Eval = OthelloEval;
 
+    fn engine_rules(&self) -> Option<crate::external::EngineRules> {
+        (self.rules == Rules::default()).then_some(crate::external::EngineRules::NBoard)
+    }
+
     fn evaluator(&self, exact: bool) -> OthelloEval {
         if exact { OthelloEval::exact(self, 20) } else { OthelloEval::new(self, Weights::default()) }
     }

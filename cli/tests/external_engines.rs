@@ -1,0 +1,160 @@
+//! The app's side of the engine protocols: our own brains driven as external engines would be, and fake engines
+//! that hang, crash, babble or play illegally, each reported as an error that names the engine.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tabula_games::external::{Connection, EngineError, EngineSpec, Protocol};
+use tabula_games::{GameKind, Match, MatchSpec, new_match};
+
+fn spec(name: &str, protocol: Protocol, program: &str, args: &[&str]) -> EngineSpec {
+    EngineSpec {
+        name: name.into(),
+        protocol,
+        program: PathBuf::from(program),
+        args: args.iter().map(ToString::to_string).collect(),
+        folder: None,
+    }
+}
+
+/// An engine that is a shell script: `script` runs with `sh -c`.
+fn script(name: &str, protocol: Protocol, script: &str) -> Arc<Mutex<Connection>> {
+    Arc::new(Mutex::new(Connection::new(spec(name, protocol, "sh", &["-c", script]))))
+}
+
+fn gomoku(rule_set: &str) -> Box<dyn Match> {
+    new_match(&MatchSpec { game: GameKind::Gomoku, rule_set: rule_set.into(), board_size: None }).expect("gomoku")
+}
+
+fn othello() -> Box<dyn Match> {
+    new_match(&MatchSpec::default_for(GameKind::Othello)).expect("othello")
+}
+
+fn ask(game: &dyn Match, connection: &Arc<Mutex<Connection>>, turn_ms: u64) -> Result<String, EngineError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    game.engine_job(game.ply(), connection.clone(), Duration::from_millis(turn_ms), stop)().map(|a| a.notation)
+}
+
+#[test]
+fn our_brain_plays_a_gomoku_game_as_an_external_engine_in_one_process() {
+    let brain = Arc::new(Mutex::new(Connection::new(spec(
+        "pbrain-tabula",
+        Protocol::Pbrain,
+        env!("CARGO_BIN_EXE_pbrain-tabula"),
+        &[],
+    ))));
+    for rule_set in ["freestyle", "renju"] {
+        let mut game = gomoku(rule_set);
+        for _ in 0..8 {
+            let mv = ask(game.as_ref(), &brain, 200).expect("a move");
+            game.play_notation(&mv).expect("a legal move");
+        }
+        assert_eq!(game.ply(), 8);
+        assert!(brain.lock().unwrap().is_running());
+    }
+}
+
+#[test]
+fn our_nboard_engine_plays_othello_as_an_external_engine() {
+    let engine = Arc::new(Mutex::new(Connection::new(spec(
+        "tabula nboard",
+        Protocol::NBoard,
+        env!("CARGO_BIN_EXE_tabula-cli"),
+        &["nboard"],
+    ))));
+    let mut game = othello();
+    let first = ask(game.as_ref(), &engine, 200).expect("a move");
+    assert!(["d3", "c4", "f5", "e6"].contains(&first.as_str()), "{first}");
+    game.play_notation(&first).expect("legal");
+    for _ in 0..7 {
+        let mv = ask(game.as_ref(), &engine, 100).expect("a move");
+        game.play_notation(&mv).expect("a legal move");
+    }
+    assert_eq!(game.ply(), 8);
+}
+
+#[test]
+fn a_hung_engine_is_stopped_after_its_time_and_grace() {
+    let hung = script("Sleepy", Protocol::Pbrain, "while read line; do case $line in START*) echo OK;; esac; done");
+    let started = Instant::now();
+    let err = ask(gomoku("freestyle").as_ref(), &hung, 100).expect_err("no answer");
+    assert!(matches!(err, EngineError::Timeout { .. }), "{err}");
+    assert!(err.to_string().starts_with("Sleepy gave no answer"), "{err}");
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_secs(2) && waited < Duration::from_secs(5), "{waited:?}");
+    assert!(!hung.lock().unwrap().is_running(), "the hung process was ended");
+}
+
+#[test]
+fn a_stop_while_an_engine_thinks_ends_the_wait() {
+    let hung = script("Sleepy", Protocol::Pbrain, "while read line; do case $line in START*) echo OK;; esac; done");
+    let game = gomoku("freestyle");
+    let stop = Arc::new(AtomicBool::new(false));
+    let job = game.engine_job(0, hung, Duration::from_secs(60), stop.clone());
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let err = job().expect_err("stopped");
+    stopper.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(matches!(err, EngineError::Stopped { .. } | EngineError::Timeout { .. }), "{err}");
+}
+
+#[test]
+fn a_crash_an_illegal_move_and_nonsense_are_errors_that_name_the_engine() {
+    let crash = script("Crashy", Protocol::Pbrain, "read line; exit 3");
+    let err = ask(gomoku("freestyle").as_ref(), &crash, 100).expect_err("crashed");
+    assert!(matches!(err, EngineError::Exited { .. }), "{err}");
+
+    // Always the centre: legal once, illegal on the occupied point.
+    let stubborn = script(
+        "Stubborn",
+        Protocol::Pbrain,
+        "while read line; do case $line in START*) echo OK;; DONE|BEGIN) echo 7,7;; esac; done",
+    );
+    let mut game = gomoku("freestyle");
+    let mv = ask(game.as_ref(), &stubborn, 100).expect("the centre");
+    game.play_notation(&mv).expect("legal");
+    let err = ask(game.as_ref(), &stubborn, 100).expect_err("occupied");
+    assert!(matches!(err, EngineError::Illegal { .. }), "{err}");
+    assert!(err.to_string().starts_with("Stubborn played (7, 7)"), "{err}");
+
+    let babbler = script(
+        "Babbler",
+        Protocol::Pbrain,
+        "while read line; do case $line in START*) echo OK;; BEGIN) echo hello;; esac; done",
+    );
+    let err = ask(gomoku("freestyle").as_ref(), &babbler, 100).expect_err("nonsense");
+    assert!(matches!(err, EngineError::Protocol { .. }), "{err}");
+
+    let no_such = Arc::new(Mutex::new(Connection::new(spec("Ghost", Protocol::Pbrain, "/no/such/engine", &[]))));
+    let err = ask(gomoku("freestyle").as_ref(), &no_such, 100).expect_err("not started");
+    assert!(err.to_string().starts_with("Ghost: could not start /no/such/engine"), "{err}");
+
+    let nboard_for_gomoku = script("Othello only", Protocol::NBoard, "cat > /dev/null");
+    let err = ask(gomoku("freestyle").as_ref(), &nboard_for_gomoku, 100).expect_err("wrong protocol");
+    assert!(matches!(err, EngineError::WrongProtocol { .. }), "{err}");
+
+    // An Othello engine answering a square that is not a legal move.
+    let corner = script(
+        "Cornered",
+        Protocol::NBoard,
+        "while read line; do case $line in ping*) echo \"pong ${line#ping }\";; go) echo '=== A1/3.0/0.1';; esac; done",
+    );
+    let err = ask(othello().as_ref(), &corner, 100).expect_err("a1 is not legal at the start");
+    assert!(matches!(err, EngineError::Illegal { .. }), "{err}");
+}
+
+#[test]
+fn rule_sets_no_protocol_plays_are_refused_before_the_engine_is_asked() {
+    let spec = MatchSpec { game: GameKind::Othello, rule_set: "anti-othello".into(), board_size: None };
+    let anti = new_match(&spec).expect("anti-Othello");
+    let engine = script("Any", Protocol::NBoard, "cat > /dev/null");
+    let err = ask(anti.as_ref(), &engine, 100).expect_err("anti-Othello is not NBoard's");
+    assert!(matches!(err, EngineError::Unplayable { .. }), "{err}");
+    assert!(!engine.lock().unwrap().is_running(), "never started");
+}
