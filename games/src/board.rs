@@ -199,6 +199,12 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
         None
     }
 
+    /// An external engine's evaluation (in its protocol's unit) as this game's search score; `None` where the
+    /// protocol's unit does not map onto the game's.
+    fn engine_score(&self, _eval: f64) -> Option<Score> {
+        None
+    }
+
     /// The rule set's suite of balanced openings (see [`crate::openings`]), for series that should measure the
     /// engines or the rule set rather than the colour; empty where there is none.
     fn balanced_openings(&self) -> Vec<Vec<Self::Move>> {

@@ -399,7 +399,7 @@ impl<G: BoardGame> Match for Session<G> {
                 notation,
                 cell: answer.cell,
                 depth: 0,
-                score: answer.eval.map_or(0, |e| e.round() as Score),
+                score: answer.eval.and_then(|e| game.engine_score(e)).unwrap_or(0),
                 nodes: 0,
                 nps: 0,
                 elapsed,

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
 pub use process::Connection;
+use process::Wait;
 
 /// The protocol an engine speaks, which also fixes the game it plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -2,9 +2,9 @@
 //! gives about the turn's time per move, a `ping` to skip anything stale, `go`, and the engine's `=== move`.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::{Connection, EngineError, EngineMove, EnginePosition, grace};
+use super::{Connection, EngineError, EngineMove, EnginePosition, Wait, grace};
 use crate::board::Cell;
 use crate::ggf::{self, GgfGame};
 
@@ -39,12 +39,13 @@ pub(super) fn best_move(
     conn.send(&format!("set game {}", ggf::format(&game)))?;
     let ping = position.moves.len() + 1;
     conn.send(&format!("ping {ping}"))?;
-    let deadline = Instant::now() + PING_TIME;
-    while conn.read_line(deadline, stop)? != format!("pong {ping}") {}
+    let pong = format!("pong {ping}");
+    let wait = Wait::new(PING_TIME);
+    while conn.read_line(wait, stop)? != pong {}
     conn.send("go")?;
-    let deadline = Instant::now() + turn + grace(turn);
+    let wait = Wait::new(turn + grace(turn));
     loop {
-        let line = conn.read_line(deadline, stop)?;
+        let line = conn.read_line(wait, stop)?;
         if let Some(answer) = line.strip_prefix("===") {
             return parse_answer(answer).map_err(|problem| EngineError::Protocol {
                 name: conn.spec().name.clone(),

@@ -2,9 +2,9 @@
 //! limits, the position as a `BOARD` block, then the brain's `x,y`.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::{Connection, EngineError, EngineMove, EnginePosition, EngineRules, grace};
+use super::{Connection, EngineError, EngineMove, EnginePosition, EngineRules, Protocol, Wait, grace};
 use crate::board::Cell;
 
 /// How long a brain may take to start a game (loading its weights).
@@ -23,15 +23,15 @@ pub(super) fn best_move(
     stop: &AtomicBool,
 ) -> Result<EngineMove, EngineError> {
     let EngineRules::Gomocup(rule) = position.rules else {
-        return Err(protocol_error(conn, "", "these rules are not played over pbrain"));
+        let needs = position.rules.protocol();
+        return Err(EngineError::WrongProtocol { name: conn.spec().name.clone(), speaks: Protocol::Pbrain, needs });
     };
     conn.start()?;
     let (width, height) = position.size;
     let setup = format!("{width}x{height} rule {rule}");
     if conn.told.as_deref() != Some(setup.as_str()) {
         conn.send(&if width == height { format!("START {width}") } else { format!("RECTSTART {width},{height}") })?;
-        let deadline = Instant::now() + START_TIME;
-        let line = next_reply(conn, deadline, stop)?;
+        let line = next_reply(conn, Wait::new(START_TIME), stop)?;
         if line != "OK" {
             return Err(protocol_error(conn, &line, "START wants OK (does it play this board size?)"));
         }
@@ -58,10 +58,11 @@ pub(super) fn best_move(
         }
         conn.send("DONE")?;
     }
-    let line = match next_reply(conn, Instant::now() + turn + grace(turn), stop) {
-        Err(EngineError::Stopped { .. }) => {
+    let line = match next_reply(conn, Wait::new(turn + grace(turn)), stop) {
+        Err(stopped @ EngineError::Stopped { .. }) => {
+            // Yixin-style brains answer at once; for the others the stop stands.
             conn.send("YXSTOP")?;
-            next_reply(conn, Instant::now() + STOP_TIME, &AtomicBool::new(false))?
+            next_reply(conn, Wait::new(STOP_TIME), &AtomicBool::new(false)).map_err(|_| stopped)?
         }
         other => other?,
     };
@@ -70,9 +71,9 @@ pub(super) fn best_move(
 }
 
 /// The next line that is not a `MESSAGE`, `DEBUG` or `UNKNOWN` aside.
-fn next_reply(conn: &mut Connection, deadline: Instant, stop: &AtomicBool) -> Result<String, EngineError> {
+fn next_reply(conn: &mut Connection, wait: Wait, stop: &AtomicBool) -> Result<String, EngineError> {
     loop {
-        let line = conn.read_line(deadline, stop)?;
+        let line = conn.read_line(wait, stop)?;
         let word = line.split_whitespace().next().unwrap_or_default().to_ascii_uppercase();
         if !matches!(word.as_str(), "MESSAGE" | "DEBUG" | "UNKNOWN") {
             return Ok(line);

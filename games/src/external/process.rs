@@ -15,6 +15,20 @@ const POLL: Duration = Duration::from_millis(20);
 /// The longest line read from an engine; a longer one is cut (a hostile engine cannot fill the memory).
 const MAX_LINE: usize = 64 * 1024;
 
+/// How long a reply may take, from when it was asked for.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Wait {
+    until: Instant,
+    allowed: Duration,
+}
+
+impl Wait {
+    /// Up to `allowed` from now.
+    pub(super) fn new(allowed: Duration) -> Wait {
+        Wait { until: Instant::now() + allowed, allowed }
+    }
+}
+
 /// A registered engine and, once asked, its running process.
 #[derive(Debug)]
 pub struct Connection {
@@ -99,18 +113,18 @@ impl Connection {
         writeln!(live.stdin, "{line}").and_then(|()| live.stdin.flush()).map_err(|_| exited())
     }
 
-    /// The engine's next non-empty line, by `deadline`; `stop` ends the wait early.
-    pub(super) fn read_line(&mut self, deadline: Instant, stop: &AtomicBool) -> Result<String, EngineError> {
+    /// The engine's next non-empty line within `wait`; `stop` ends the wait early.
+    pub(super) fn read_line(&mut self, wait: Wait, stop: &AtomicBool) -> Result<String, EngineError> {
         let name = self.spec.name.clone();
         let live = self.live.as_mut().ok_or_else(|| EngineError::Exited { name: name.clone() })?;
-        let started = Instant::now();
+        let deadline = wait.until;
         loop {
             if stop.load(Ordering::Relaxed) {
                 return Err(EngineError::Stopped { name });
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(EngineError::Timeout { name, waited: deadline.saturating_duration_since(started) });
+                return Err(EngineError::Timeout { name, waited: wait.allowed });
             }
             match live.lines.recv_timeout(POLL.min(deadline - now)) {
                 Ok(line) if line.is_empty() => {}

@@ -424,6 +424,12 @@ impl BoardGame for Othello {
         (self.rules == Rules::default()).then_some(crate::external::EngineRules::NBoard)
     }
 
+    /// NBoard engines evaluate in discs; the heuristic search scores in hundredths of a disc.
+    fn engine_score(&self, eval: f64) -> Option<Score> {
+        let discs = eval.clamp(-64.0, 64.0);
+        eval::judges_in_discs(self).then(|| (discs * 100.0).round() as Score)
+    }
+
     fn evaluator(&self, exact: bool) -> OthelloEval {
         if exact { OthelloEval::exact(self, 20) } else { OthelloEval::new(self, Weights::default()) }
     }
