@@ -154,9 +154,26 @@ fn rule_sets_no_protocol_plays_are_refused_before_the_engine_is_asked() {
     let spec = MatchSpec { game: GameKind::Othello, rule_set: "anti-othello".into(), board_size: None };
     let anti = new_match(&spec).expect("anti-Othello");
     let engine = script("Any", Protocol::NBoard, "cat > /dev/null");
+    assert_eq!(anti.engine_protocol(), None, "no engine may take a seat");
     let err = ask(anti.as_ref(), &engine, 100).expect_err("anti-Othello is not NBoard's");
     assert!(matches!(err, EngineError::Unplayable { .. }), "{err}");
     assert!(!engine.lock().unwrap().is_running(), "never started");
+    assert_eq!(othello().engine_protocol(), Some(Protocol::NBoard));
+    assert_eq!(gomoku("renju").engine_protocol(), Some(Protocol::Pbrain));
+    assert_eq!(gomoku("caro").engine_protocol(), Some(Protocol::Pbrain), "Gomocup rule 8");
+}
+
+#[test]
+fn each_protocol_tries_a_new_engine_on_its_standard_game() {
+    for (protocol, program) in
+        [(Protocol::Pbrain, env!("CARGO_BIN_EXE_pbrain-tabula")), (Protocol::NBoard, env!("CARGO_BIN_EXE_tabula-cli"))]
+    {
+        let args: &[&str] = if protocol == Protocol::NBoard { &["nboard"] } else { &[] };
+        let engine = Arc::new(Mutex::new(Connection::new(spec("ours", protocol, program, args))));
+        let game = new_match(&protocol.standard_game()).expect("the standard game");
+        assert_eq!(game.engine_protocol(), Some(protocol));
+        assert!(ask(game.as_ref(), &engine, 200).is_ok(), "{protocol}");
+    }
 }
 
 #[test]
@@ -170,5 +187,7 @@ fn an_nboard_evaluation_in_discs_becomes_the_othello_score() {
     let stop = Arc::new(AtomicBool::new(false));
     let analysis = game.engine_job(0, engine, Duration::from_millis(100), stop)().expect("f5 is legal");
     assert_eq!((analysis.notation.as_str(), analysis.score), ("f5", 350));
+    assert!(analysis.is_judgement(), "an evaluation was given");
+    assert_eq!(analysis.external.expect("an engine's answer").engine, "Confident");
     assert_eq!(game.describe_score(analysis.score, analysis.exact), "+3.5 discs");
 }

@@ -198,7 +198,7 @@ mod tests {
         assert!(text.starts_with("(;GM[Othello]"), "{text}");
         let (_, back) = import(Format::Ggf, &text, "g.ggf", new_match).expect("import");
         assert_eq!(back.move_list(), game.move_list());
-        let seats = [Seat::Computer(LevelChoice::Custom(5)), Seat::Human];
+        let seats = [Seat::Computer(LevelChoice::Custom(5)), Seat::Engine("Edax 4.4".into())];
         let text = export(Format::Ggf, &GameSetup { seats: seats.clone(), ..setup }, game.as_ref()).expect("export");
         let (back, _) = import(Format::Ggf, &text, "g.ggf", new_match).expect("import");
         assert_eq!(back.seats, seats, "the players come back");

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{BoardGame, OptionAxis, RuleSet};
 use crate::descriptor::{GameDescriptor, RegisteredGame};
+use crate::external::{EngineRules, Protocol};
 use crate::gomoku::Gomoku;
 use crate::othello::Othello;
 use crate::session::{Match, Session};
@@ -212,6 +213,20 @@ impl MatchSpec {
         self.game.build(&choices, visitor)
     }
 
+    /// The protocol an external engine needs to play this rule set from its start, or `None` when none can
+    /// (an unknown rule set included): which registered engines the new-game form offers.
+    #[must_use]
+    pub fn engine_protocol(&self) -> Option<Protocol> {
+        struct EngineProtocol;
+        impl GameVisitor for EngineProtocol {
+            type Output = Option<Protocol>;
+            fn visit<G: BoardGame>(self, game: G) -> Option<Protocol> {
+                game.engine_rules().map(EngineRules::protocol)
+            }
+        }
+        self.visit(EngineProtocol).ok().flatten()
+    }
+
     /// The rule set's display name.
     #[must_use]
     pub fn rule_set_name(&self) -> String {
@@ -236,6 +251,15 @@ pub fn new_match(spec: &MatchSpec) -> Result<Box<dyn Match>, SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_protocols_follow_the_rule_sets() {
+        let spec = |game, rule_set: &str| MatchSpec { game, rule_set: rule_set.into(), board_size: None };
+        assert_eq!(spec(GameKind::Othello, "othello").engine_protocol(), Some(Protocol::NBoard));
+        assert_eq!(spec(GameKind::Othello, "anti-othello").engine_protocol(), None);
+        assert_eq!(spec(GameKind::Gomoku, "renju").engine_protocol(), Some(Protocol::Pbrain));
+        assert_eq!(spec(GameKind::Gomoku, "no-such-rules").engine_protocol(), None);
+    }
 
     #[test]
     fn every_rule_set_builds_a_match() {

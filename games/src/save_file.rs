@@ -14,6 +14,8 @@
 //! player = "computer"
 //! level = "Medium"     # or `depth = 7` for a custom level
 //! ```
+//!
+//! An external engine's seat is `player = "engine"` with `engine = "Rapfi"`, the name it is registered under.
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +37,8 @@ struct SeatRecord {
     level: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    engine: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -70,13 +74,15 @@ impl SavedGame {
     /// The file's text.
     #[must_use]
     pub fn to_toml(&self) -> String {
-        let seat = |s: &Seat| match s {
-            Seat::Human => SeatRecord { player: "human".into(), level: None, depth: None },
-            Seat::Computer(LevelChoice::Named(name)) => {
-                SeatRecord { player: "computer".into(), level: Some(name.clone()), depth: None }
-            }
-            Seat::Computer(LevelChoice::Custom(depth)) => {
-                SeatRecord { player: "computer".into(), level: None, depth: Some(*depth) }
+        let seat = |s: &Seat| {
+            let record = |player: &str| SeatRecord { player: player.into(), level: None, depth: None, engine: None };
+            match s {
+                Seat::Human => record("human"),
+                Seat::Computer(LevelChoice::Named(name)) => {
+                    SeatRecord { level: Some(name.clone()), ..record("computer") }
+                }
+                Seat::Computer(LevelChoice::Custom(depth)) => SeatRecord { depth: Some(*depth), ..record("computer") },
+                Seat::Engine(name) => SeatRecord { engine: Some(name.clone()), ..record("engine") },
             }
         };
         let record = FileRecord {
@@ -129,6 +135,14 @@ impl SavedGame {
 }
 
 fn seat_of(record: &SeatRecord, side: &str) -> Result<Seat, String> {
+    match (record.player.as_str(), &record.engine) {
+        ("engine", Some(name)) if !name.trim().is_empty() && record.level.is_none() && record.depth.is_none() => {
+            return Ok(Seat::Engine(name.clone()));
+        }
+        ("engine", _) => return Err(format!("[{side}]: an engine player needs `engine` (its name) and nothing else")),
+        (_, Some(_)) => return Err(format!("[{side}]: only an engine player has an `engine` name")),
+        _ => {}
+    }
     match (record.player.as_str(), &record.level, record.depth) {
         ("human", None, None) => Ok(Seat::Human),
         ("human", _, _) => Err(format!("[{side}]: a human player has no level or depth")),
@@ -140,6 +154,57 @@ fn seat_of(record: &SeatRecord, side: &str) -> Result<Seat, String> {
         }
         ("computer", None, Some(depth)) => Err(format!("[{side}]: depth {depth} is outside 1..={MAX_CUSTOM_DEPTH}")),
         ("computer", _, _) => Err(format!("[{side}]: a computer player needs either `level` or `depth`")),
-        (other, _, _) => Err(format!("[{side}]: player `{other}` must be \"human\" or \"computer\"")),
+        (other, _, _) => Err(format!("[{side}]: player `{other}` must be \"human\", \"computer\" or \"engine\"")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::new_match;
+
+    fn othello(seats: [Seat; 2]) -> GameSetup {
+        let spec = MatchSpec { game: GameKind::Othello, rule_set: "othello".into(), board_size: None };
+        GameSetup { spec, seats }
+    }
+
+    #[test]
+    fn every_kind_of_seat_comes_back() {
+        let seats = [Seat::Engine("Edax".into()), Seat::Computer(LevelChoice::Custom(7))];
+        let saved = SavedGame { setup: othello(seats), moves: vec!["f5".into(), "d6".into()] };
+        let text = saved.to_toml();
+        assert!(text.contains("player = \"engine\"\nengine = \"Edax\""), "{text}");
+        let (back, game) = SavedGame::parse(&text, "g.toml", new_match).expect("parse");
+        assert_eq!(back, saved);
+        assert_eq!(game.ply(), 2);
+        let human =
+            SavedGame { setup: othello([Seat::Human, Seat::Computer(LevelChoice::Named("Hard".into()))]), ..saved };
+        assert_eq!(SavedGame::parse(&human.to_toml(), "g.toml", new_match).expect("parse").0, human);
+    }
+
+    #[test]
+    fn a_seat_that_mixes_kinds_is_an_error_naming_the_side() {
+        let file = |black: &str| {
+            format!(
+                "format = 1\ngame = \"othello\"\nrule_set = \"othello\"\n[black]\n{black}\n[white]\nplayer = \"human\"\n"
+            )
+        };
+        let problem = |black: &str| SavedGame::parse(&file(black), "g.toml", new_match).err().expect("an error");
+        assert_eq!(
+            problem("player = \"engine\""),
+            "g.toml: [black]: an engine player needs `engine` (its name) and nothing else"
+        );
+        assert_eq!(
+            problem("player = \"engine\"\nengine = \"Edax\"\nlevel = \"Hard\""),
+            "g.toml: [black]: an engine player needs `engine` (its name) and nothing else"
+        );
+        assert_eq!(
+            problem("player = \"computer\"\nengine = \"Edax\""),
+            "g.toml: [black]: only an engine player has an `engine` name"
+        );
+        assert_eq!(
+            problem("player = \"robot\""),
+            "g.toml: [black]: player `robot` must be \"human\", \"computer\" or \"engine\""
+        );
     }
 }

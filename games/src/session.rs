@@ -8,7 +8,7 @@ use tabula_core::{GameResult, Level, Outcome, Player, Score, SearchInfo};
 
 use crate::board::{BoardGame, Cell, Marker, MoveError, MoveReport};
 use crate::engine::Engine;
-use crate::external::{Connection, EngineError, EnginePosition};
+use crate::external::{Connection, EngineError, EnginePosition, EngineRules, Protocol};
 
 /// A picture of one position, everything a board view draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +82,18 @@ pub struct Analysis {
     pub proven: bool,
     /// Whether it came from an exact search (a final margin where the game counts one).
     pub exact: bool,
+    /// The external engine that answered instead of our search, if one did.
+    pub external: Option<ExternalAnswer>,
+}
+
+/// An external engine's answer as an [`Analysis`]: it has no depth or nodes, and its score is its own evaluation,
+/// when it gave one (without one, the score means nothing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalAnswer {
+    /// The engine's name.
+    pub engine: String,
+    /// Whether it gave an evaluation.
+    pub evaluated: bool,
 }
 
 impl Analysis {
@@ -90,6 +102,12 @@ impl Analysis {
     #[must_use]
     pub fn score_words(&self, game: &dyn Match) -> String {
         game.describe_score(self.score, self.exact)
+    }
+
+    /// Whether the score is a judgement of the position (ours, or an engine's evaluation).
+    #[must_use]
+    pub fn is_judgement(&self) -> bool {
+        self.external.as_ref().is_none_or(|e| e.evaluated)
     }
 }
 
@@ -154,6 +172,9 @@ pub trait Match: Send {
     /// `level` without the ones before: the values of the moves. Each line is reported through the job's progress
     /// as it is found, best first; the job returns the first.
     fn lines_job(&self, lines: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
+    /// The protocol an external engine needs to play this game, or `None` when no protocol can tell its rule set
+    /// or its start (a loaded position): which registered engines may take a seat.
+    fn engine_protocol(&self) -> Option<Protocol>;
     /// Asks the external engine on `connection` for its move in the position after the first `ply` moves, with
     /// `turn` to think; `stop` ends the wait. The answer is checked against the rules: an illegal move is an error.
     fn engine_job(
@@ -358,6 +379,10 @@ impl<G: BoardGame> Match for Session<G> {
         self.search_job(self.state.clone(), lines.max(1), level, seed, threads, stop)
     }
 
+    fn engine_protocol(&self) -> Option<Protocol> {
+        self.engine_rules().map(EngineRules::protocol)
+    }
+
     fn engine_job(
         &self,
         ply: usize,
@@ -368,8 +393,7 @@ impl<G: BoardGame> Match for Session<G> {
         let ply = ply.min(self.moves.len());
         let state = self.state_after(ply);
         let game = self.game.clone();
-        let from_start = self.game.recompute_hash(&self.start) == self.game.recompute_hash(&game.initial_state());
-        let position = game.engine_rules().filter(|_| from_start).map(|rules| EnginePosition {
+        let position = self.engine_rules().map(|rules| EnginePosition {
             rules,
             size: game.board_size(),
             moves: self.moves[..ply].iter().map(|&mv| game.cell_of(mv)).collect(),
@@ -394,23 +418,32 @@ impl<G: BoardGame> Match for Session<G> {
             })?;
             let notation = game.format_move(mv);
             let elapsed = started.elapsed();
+            let score = answer.eval.and_then(|e| game.engine_score(e));
             Ok(Analysis {
                 line: vec![notation.clone()],
                 notation,
                 cell: answer.cell,
                 depth: 0,
-                score: answer.eval.and_then(|e| game.engine_score(e)).unwrap_or(0),
+                score: score.unwrap_or(0),
                 nodes: 0,
                 nps: 0,
                 elapsed,
                 proven: false,
                 exact: false,
+                external: Some(ExternalAnswer { engine: name, evaluated: score.is_some() }),
             })
         })
     }
 }
 
 impl<G: BoardGame> Session<G> {
+    /// How the rule set is told to an external engine, when it can be: the game must have started from the rule
+    /// set's own start.
+    fn engine_rules(&self) -> Option<EngineRules> {
+        let from_start = self.game.recompute_hash(&self.start) == self.game.recompute_hash(&self.game.initial_state());
+        self.game.engine_rules().filter(|_| from_start)
+    }
+
     /// A search of `state` for its best `lines` moves, each searched at `level` without the ones found before.
     /// With one line, progress hears of every finished depth; with more, of every finished line.
     fn search_job(
@@ -440,6 +473,7 @@ impl<G: BoardGame> Session<G> {
                 elapsed: info.elapsed,
                 proven,
                 exact: info.exact,
+                external: None,
             };
             if lines == 1 {
                 let result =

@@ -1,4 +1,5 @@
-//! Who plays a game: the match to start and, for Black and White, a human or the computer at some level.
+//! Who plays a game: the match to start and, for Black and White, a human, the computer at some level or an
+//! external engine the player registered.
 
 use std::fmt;
 
@@ -53,21 +54,34 @@ pub enum Seat {
     Human,
     /// The computer at a level.
     Computer(LevelChoice),
+    /// An external engine, by the name it was registered under ([`crate::external::EngineSpec::name`]).
+    Engine(String),
 }
 
 impl Seat {
-    /// Whether the computer plays this side.
+    /// Whether a program plays this side (the computer or an external engine), not a person.
     #[must_use]
     pub fn is_computer(&self) -> bool {
-        matches!(self, Seat::Computer(_))
+        !matches!(self, Seat::Human)
     }
 
-    /// A short description ("Human", "Computer (Medium)").
+    /// The name a program's results are kept under: the level, or the engine's name; `None` for a human.
+    #[must_use]
+    pub fn opponent_label(&self) -> Option<String> {
+        match self {
+            Seat::Human => None,
+            Seat::Computer(level) => Some(level.label()),
+            Seat::Engine(name) => Some(name.clone()),
+        }
+    }
+
+    /// A short description ("Human", "Computer (Medium)", "Engine (Rapfi)").
     #[must_use]
     pub fn describe(&self) -> String {
         match self {
             Seat::Human => "Human".into(),
             Seat::Computer(level) => format!("Computer ({level})"),
+            Seat::Engine(name) => format!("Engine ({name})"),
         }
     }
 
@@ -76,6 +90,9 @@ impl Seat {
     pub fn from_description(text: &str) -> Option<Seat> {
         if text == "Human" {
             return Some(Seat::Human);
+        }
+        if let Some(name) = text.strip_prefix("Engine (").and_then(|t| t.strip_suffix(')')) {
+            return (!name.trim().is_empty()).then(|| Seat::Engine(name.to_string()));
         }
         let level = text.strip_prefix("Computer (")?.strip_suffix(')')?;
         let custom = level.strip_prefix("Custom (depth ").and_then(|d| d.strip_suffix(')')?.parse().ok());
@@ -103,8 +120,8 @@ impl GameSetup {
     #[must_use]
     pub fn lone_human(&self) -> Option<Player> {
         match (&self.seats[0], &self.seats[1]) {
-            (Seat::Human, Seat::Computer(_)) => Some(Player::First),
-            (Seat::Computer(_), Seat::Human) => Some(Player::Second),
+            (Seat::Human, other) if other.is_computer() => Some(Player::First),
+            (other, Seat::Human) if other.is_computer() => Some(Player::Second),
             _ => None,
         }
     }
@@ -116,5 +133,40 @@ pub fn colour_name(player: Player) -> &'static str {
     match player {
         Player::First => "Black",
         Player::Second => "White",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_name_the_seat_and_read_back() {
+        let seats = [
+            Seat::Human,
+            Seat::Computer(LevelChoice::Named("Hard".into())),
+            Seat::Computer(LevelChoice::Custom(9)),
+            Seat::Engine("Rapfi (classical)".into()),
+        ];
+        let described: Vec<String> = seats.iter().map(Seat::describe).collect();
+        assert_eq!(
+            described,
+            ["Human", "Computer (Hard)", "Computer (Custom (depth 9))", "Engine (Rapfi (classical))"]
+        );
+        for seat in seats {
+            assert_eq!(Seat::from_description(&seat.describe()), Some(seat));
+        }
+        assert_eq!(Seat::from_description("Engine ( )"), None, "an engine needs a name");
+        assert_eq!(Seat::from_description("Yixin"), None);
+    }
+
+    #[test]
+    fn an_engine_is_a_program_opposite_the_lone_human() {
+        let spec =
+            MatchSpec { game: crate::registry::GameKind::Gomoku, rule_set: "freestyle".into(), board_size: None };
+        let setup = GameSetup { spec, seats: [Seat::Engine("Rapfi".into()), Seat::Human] };
+        assert_eq!(setup.lone_human(), Some(Player::Second));
+        assert_eq!(setup.seats[0].opponent_label().as_deref(), Some("Rapfi"));
+        assert_eq!(Seat::Human.opponent_label(), None);
     }
 }

@@ -1,6 +1,6 @@
-//! The computer's thinking off the UI thread: a search runs on a blocking thread with a stop flag, its progress is
-//! shared for the analysis panel, and every request carries a generation so a stale answer can be recognised and
-//! dropped (cancelling an iced task does not stop a blocking thread).
+//! The computer's thinking off the UI thread: a search (or an external engine's answer) runs on a blocking thread
+//! with a stop flag, its progress is shared for the analysis panel, and every request carries a generation so a
+//! stale answer can be recognised and dropped (cancelling an iced task does not stop a blocking thread).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use iced::Task;
 use tabula_core::Level;
-use tabula_games::{Analysis, Match, ThinkJob};
+use tabula_games::external::Connection;
+use tabula_games::{Analysis, EngineJob, Match, ThinkJob};
 
 /// Why the computer is thinking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,8 @@ pub struct Finished {
     pub analysis: Option<Analysis>,
     /// For [`Purpose::Values`], every line found, best first; otherwise empty.
     pub lines: Vec<Analysis>,
+    /// What went wrong with an external engine (it crashed, hung or played an illegal move), naming it.
+    pub error: Option<String>,
 }
 
 /// A search in progress, as the UI sees it. Dropping it stops the search.
@@ -69,9 +72,17 @@ impl Drop for Thinking {
     }
 }
 
+/// Where an answer comes from.
+enum Job {
+    /// Our own search.
+    Search(ThinkJob),
+    /// An external engine.
+    Engine(EngineJob),
+}
+
 /// A search ready to run somewhere.
 pub struct Request {
-    job: ThinkJob,
+    job: Job,
     generation: u64,
     purpose: Purpose,
     min_time: Duration,
@@ -108,7 +119,25 @@ pub fn prepare(
         _ => game.think_job_at(ply, level, seed, threads, stop.clone()),
     };
     let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
-    (thinking, Request { job, generation, purpose, min_time, progress })
+    (thinking, Request { job: Job::Search(job), generation, purpose, min_time, progress })
+}
+
+/// Prepares asking the external engine on `connection` for its move in `game`'s current position, with `turn` to
+/// think (a move or a hint; the engine gives one line, without progress).
+#[must_use]
+pub fn prepare_engine(
+    game: &dyn Match,
+    connection: Arc<Mutex<Connection>>,
+    turn: Duration,
+    generation: u64,
+    purpose: Purpose,
+    min_time: Duration,
+) -> (Thinking, Request) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(Mutex::new(None));
+    let job = game.engine_job(game.ply(), connection, turn, stop.clone());
+    let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
+    (thinking, Request { job: Job::Engine(job), generation, purpose, min_time, progress })
 }
 
 impl Request {
@@ -119,19 +148,28 @@ impl Request {
         let slot = self.progress;
         let mut lines = Vec::new();
         let keep_lines = matches!(self.purpose, Purpose::Values(_));
-        let analysis = (self.job)(&mut |info| {
-            if keep_lines {
-                lines.push(info.clone());
+        let (analysis, error) = match self.job {
+            Job::Search(job) => {
+                let analysis = job(&mut |info| {
+                    if keep_lines {
+                        lines.push(info.clone());
+                    }
+                    if let Ok(mut p) = slot.lock() {
+                        *p = Some(info);
+                    }
+                });
+                (analysis, None)
             }
-            if let Ok(mut p) = slot.lock() {
-                *p = Some(info);
-            }
-        });
+            Job::Engine(job) => match job() {
+                Ok(analysis) => (Some(analysis), None),
+                Err(e) => (None, Some(e.to_string())),
+            },
+        };
         let rest = self.min_time.saturating_sub(started.elapsed());
         if !rest.is_zero() {
             std::thread::sleep(rest);
         }
-        Finished { generation: self.generation, purpose: self.purpose, analysis, lines }
+        Finished { generation: self.generation, purpose: self.purpose, analysis, lines, error }
     }
 
     /// Runs the search on a blocking thread of the runtime.
@@ -142,7 +180,10 @@ impl Request {
             async move {
                 match tokio::task::spawn_blocking(move || self.run()).await {
                     Ok(finished) => finished,
-                    Err(_) => Finished { generation, purpose, analysis: None, lines: Vec::new() },
+                    Err(_) => {
+                        let error = Some("the search thread failed".to_string());
+                        Finished { generation, purpose, analysis: None, lines: Vec::new(), error }
+                    }
                 }
             },
             std::convert::identity,

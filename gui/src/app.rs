@@ -135,6 +135,7 @@ pub struct App {
     now: Instant,
     notice: Option<String>,
     settings_problem: Option<String>,
+    engine_form: settings_screen::EngineForm,
     confirm_reset: bool,
     question: Option<Question>,
     /// The screen the new-game form or the keyboard help was opened from, for [`Route::Back`].
@@ -169,6 +170,7 @@ impl App {
             now: Instant::now(),
             notice: stats_problem,
             settings_problem,
+            engine_form: settings_screen::EngineForm::default(),
             confirm_reset: false,
             question: None,
             came_from: Screen::Home,
@@ -252,6 +254,18 @@ impl App {
     #[must_use]
     pub fn form(&self) -> &Form {
         &self.form
+    }
+
+    /// Why the new-game form could not start its game, if it could not.
+    #[must_use]
+    pub fn form_error(&self) -> Option<&str> {
+        self.form_error.as_deref()
+    }
+
+    /// The engine form of the settings screen.
+    #[must_use]
+    pub fn engine_form(&self) -> &settings_screen::EngineForm {
+        &self.engine_form
     }
 
     /// The saved-games screen's state.
@@ -356,7 +370,11 @@ impl App {
                 if let settings_screen::Msg::DefaultLevel(name) = &msg {
                     self.form.levels = [0, 1].map(|_| LevelChoice::Named(name.clone()));
                 }
-                settings_screen::apply(&mut self.settings, msg);
+                match settings_screen::update(&mut self.settings, &mut self.engine_form, msg) {
+                    settings_screen::Outcome::Nothing => return Task::none(),
+                    settings_screen::Outcome::Try(spec) => return self.try_engine(spec),
+                    settings_screen::Outcome::Changed => {}
+                }
                 self.settings_problem = self.settings.save(&self.paths.settings()).err();
                 for (_, cache) in &self.pictures {
                     cache.clear();
@@ -674,7 +692,23 @@ impl App {
         }
     }
 
+    /// Tries a registered engine on a blocking thread; the words come back to the Engines card.
+    fn try_engine(&self, spec: tabula_games::external::EngineSpec) -> Task<Message> {
+        let (factory, turn, name) = (self.factory, self.settings.engine_move_time(), spec.name.clone());
+        Task::perform(
+            async move {
+                let trial = tokio::task::spawn_blocking(move || crate::computer::trial(spec, factory, turn));
+                trial.await.unwrap_or_else(|_| "The trial failed.".into())
+            },
+            move |words| Message::Settings(settings_screen::Msg::Tried(name.clone(), words)),
+        )
+    }
+
     fn start_game(&mut self) -> Task<Message> {
+        if let Some(problem) = self.form.engine_problem(&self.settings.engines) {
+            self.form_error = Some(problem);
+            return Task::none();
+        }
         let setup = self.form.setup();
         match (self.factory)(&setup.spec) {
             Ok(game) => {
@@ -792,7 +826,8 @@ impl App {
                 focus.nest(Message::Online, |focus| online_screen::view(focus, &self.net.forms, status))
             }
             (Screen::NewGame, _) => focus.nest(Message::NewGame, |focus| {
-                new_game::view(focus, &self.form, self.computer.levels(), self.form_error.as_deref())
+                let engines = &self.settings.engines;
+                new_game::view(focus, &self.form, self.computer.levels(), engines, self.form_error.as_deref())
             }),
             (Screen::Keyboard, _) => crate::screen::keyboard::view(focus, Message::CloseHelp),
             (Screen::SavedGames, _) => focus.nest(Message::SavedGames, |focus| saved_games::view(focus, &self.saved)),
@@ -801,7 +836,8 @@ impl App {
             }),
             (Screen::Rules, _) => focus.nest(Message::Rules, |focus| rules::view(focus, &self.rules, &self.settings)),
             (Screen::Settings, _) => focus.nest(Message::Settings, |focus| {
-                settings_screen::view(focus, &self.settings, self.computer.levels(), self.settings_problem.as_deref())
+                let (engines, problem) = (&self.engine_form, self.settings_problem.as_deref());
+                settings_screen::view(focus, &self.settings, engines, self.computer.levels(), problem)
             }),
             (Screen::Compare, _) => {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);

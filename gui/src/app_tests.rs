@@ -998,3 +998,83 @@ fn values_are_written_on_the_best_moves_squares_until_the_position_changes() {
     let play = app.play().expect("game");
     assert!(play.values.is_empty() && play.value_lines.is_empty(), "a move clears them");
 }
+
+#[test]
+fn a_registered_engine_plays_a_side_and_its_illegal_move_stops_the_game_with_its_name() {
+    use tabula_games::setup::Seat;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let stubborn = "sh -c 'while read l; do case $l in ping*) echo \"pong ${l#ping }\";; \
+                    go) echo \"=== F5\";; esac; done'";
+    for msg in [
+        settings_screen::Msg::EngineName("Stubborn".into()),
+        settings_screen::Msg::EngineProtocol(tabula_games::external::Protocol::NBoard),
+        settings_screen::Msg::EngineCommand(stubborn.into()),
+        settings_screen::Msg::SaveEngine,
+    ] {
+        let _ = app.update(Message::Settings(msg));
+    }
+    let saved = crate::settings::Settings::load(&dir.paths().settings()).0;
+    assert_eq!(saved.engines.len(), 1, "the engine is kept in the settings file");
+    assert_eq!(saved.engines[0].args[1].matches("===").count(), 1, "the command is split as a shell would");
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    for msg in [
+        new_game::Msg::Computer(Player::First, true),
+        new_game::Msg::Engine(Player::First, "Stubborn".into()),
+        new_game::Msg::Computer(Player::Second, false),
+        new_game::Msg::Start,
+    ] {
+        let _ = app.update(Message::NewGame(msg));
+    }
+    assert_eq!(app.screen(), Screen::Play);
+    assert_eq!(app.play().expect("game").setup.seats[0], Seat::Engine("Stubborn".into()));
+    assert_eq!(answer(&mut app), 1);
+    let play = app.play().expect("game");
+    assert_eq!(play.game.move_list(), ["f5"], "the engine opened");
+    assert_eq!(play.analysis.as_ref().and_then(|(_, a)| a.external.clone()).expect("its answer").engine, "Stubborn");
+    assert!(play.evaluations.iter().all(Option::is_none), "an answer without an evaluation judges nothing");
+    click(&mut app, 5, 5);
+    assert_eq!(answer(&mut app), 1);
+    let play = app.play().expect("game");
+    assert_eq!(play.game.ply(), 2, "f5 again is not played");
+    let status = play.status.clone().unwrap_or_default();
+    assert!(status.starts_with("Stubborn played (5, 4), which is not legal here: occupied."), "{status}");
+    assert!(play.paused && !play.computer_to_move(), "the game waits for the player");
+    let _ = app.update(Message::Settings(settings_screen::Msg::RemoveEngine("Stubborn".into())));
+    let _ = app.update(Message::Play(play::Msg::TogglePause));
+    let status = app.play().expect("game").status.clone().unwrap_or_default();
+    assert!(status.starts_with("No engine called Stubborn is registered"), "{status}");
+    let _ = app.update(Message::Play(play::Msg::NewGame));
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
+    assert_eq!(app.screen(), Screen::NewGame, "the form refuses a seat for a missing engine");
+    assert_eq!(app.form_error(), Some("No engine called Stubborn is registered (Settings, Engines)."));
+}
+
+#[test]
+fn the_engine_form_refuses_what_cannot_start_and_edits_what_it_saved() {
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let send = |app: &mut App, msg| {
+        let _ = app.update(Message::Settings(msg));
+    };
+    send(&mut app, settings_screen::Msg::SaveEngine);
+    assert_eq!(app.engine_form().problem.as_deref(), Some("Give the engine a name."));
+    send(&mut app, settings_screen::Msg::EngineName("Edax".into()));
+    send(&mut app, settings_screen::Msg::EngineCommand("/no/such/edax -q".into()));
+    send(&mut app, settings_screen::Msg::SaveEngine);
+    assert_eq!(app.engine_form().problem.as_deref(), Some("There is no program /no/such/edax."));
+    send(&mut app, settings_screen::Msg::EngineCommand("edax 'unclosed".into()));
+    send(&mut app, settings_screen::Msg::SaveEngine);
+    let problem = app.engine_form().problem.clone().unwrap_or_default();
+    assert!(problem.starts_with("The command cannot be read"), "{problem}");
+    send(&mut app, settings_screen::Msg::EngineCommand("edax -n 2".into()));
+    send(&mut app, settings_screen::Msg::SaveEngine);
+    assert_eq!(app.engine_form().problem, None);
+    assert_eq!(app.engine_form().name, "", "the form is cleared for the next engine");
+    send(&mut app, settings_screen::Msg::EditEngine("Edax".into()));
+    assert_eq!((app.engine_form().name.as_str(), app.engine_form().command.as_str()), ("Edax", "edax -n 2"));
+    send(&mut app, settings_screen::Msg::HintEngine("Edax".into()));
+    send(&mut app, settings_screen::Msg::RemoveEngine("Edax".into()));
+    let saved = crate::settings::Settings::load(&dir.paths().settings()).0;
+    assert!(saved.engines.is_empty() && saved.hint_engine.is_empty(), "gone, and no longer giving hints");
+}

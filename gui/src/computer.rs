@@ -1,10 +1,15 @@
 //! The computer's part in a game: it starts the searches a game needs (the computer's own moves and the human's
 //! hints), runs them where the app says, and numbers them so that an answer to an abandoned search is dropped.
+//! It also keeps the external engines' processes, one per registered engine, across moves and games.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use iced::Task;
 use tabula_core::{Level, Levels};
+use tabula_games::external::{Connection, EngineSpec};
+use tabula_games::save_file::MatchFactory;
 use tabula_games::setup::Seat;
 
 use crate::ai_task::{self, Finished, Purpose, Request};
@@ -32,19 +37,21 @@ pub enum AiRunner {
     Queued(Vec<Request>),
 }
 
-/// The levels the computer plays at, where its searches run, and the number of the latest one.
+/// The levels the computer plays at, where its searches run, the number of the latest one, and the external
+/// engines started so far.
 #[derive(Debug)]
 pub struct Computer {
     levels: Levels,
     runner: AiRunner,
     generation: u64,
+    engines: HashMap<String, (EngineSpec, Arc<Mutex<Connection>>)>,
 }
 
 impl Computer {
     /// The computer playing at `levels`, searching with `runner`.
     #[must_use]
     pub fn new(levels: Levels, runner: AiRunner) -> Computer {
-        Computer { levels, runner, generation: 0 }
+        Computer { levels, runner, generation: 0, engines: HashMap::new() }
     }
 
     /// The levels.
@@ -65,11 +72,22 @@ impl Computer {
         if play.thinking.is_some() || !play.computer_to_move() {
             return Task::none();
         }
+        let pace = Duration::from_millis(settings.computer_pace_ms);
         let level = match play.setup.seat(play.game.to_move()) {
             Seat::Computer(choice) => choice.resolve(&self.levels),
+            Seat::Engine(name) => {
+                let Some(spec) = settings.engine(name) else {
+                    play.paused = true;
+                    play.status = Some(format!(
+                        "No engine called {name} is registered: add it in Settings and press Resume, or start a new \
+                         game with another player."
+                    ));
+                    return Task::none();
+                };
+                return self.ask_engine(play, &spec.clone(), Purpose::Move, pace, settings);
+            }
             Seat::Human => return Task::none(),
         };
-        let pace = Duration::from_millis(settings.computer_pace_ms);
         self.start(play, &level, Purpose::Move, pace, settings)
     }
 
@@ -79,6 +97,9 @@ impl Computer {
             return Task::none();
         }
         play.status = None;
+        if let Some(spec) = settings.hint_engine_for(play.game.engine_protocol()) {
+            return self.ask_engine(play, &spec.clone(), Purpose::Hint, Duration::ZERO, settings);
+        }
         let level = self.advice_level(HINT_MS);
         self.start(play, &level, Purpose::Hint, Duration::ZERO, settings)
     }
@@ -122,6 +143,40 @@ impl Computer {
         let threads = settings.threads();
         let (thinking, request) =
             ai_task::prepare(play.game.as_ref(), level, threads, generation, generation, purpose, pace);
+        self.run(play, thinking, request)
+    }
+
+    /// Asks the external engine `spec` for its move in `play`'s position.
+    fn ask_engine(
+        &mut self,
+        play: &mut Play,
+        spec: &EngineSpec,
+        purpose: Purpose,
+        pace: Duration,
+        settings: &Settings,
+    ) -> Task<Finished> {
+        let connection = self.connection(spec);
+        let generation = self.next_generation();
+        let turn = settings.engine_move_time();
+        let (thinking, request) =
+            ai_task::prepare_engine(play.game.as_ref(), connection, turn, generation, purpose, pace);
+        self.run(play, thinking, request)
+    }
+
+    /// The process of the engine `spec` describes: the one already started, unless the player has changed how it
+    /// is started since.
+    fn connection(&mut self, spec: &EngineSpec) -> Arc<Mutex<Connection>> {
+        match self.engines.get(&spec.name) {
+            Some((started, connection)) if started == spec => connection.clone(),
+            _ => {
+                let connection = Arc::new(Mutex::new(Connection::new(spec.clone())));
+                self.engines.insert(spec.name.clone(), (spec.clone(), connection.clone()));
+                connection
+            }
+        }
+    }
+
+    fn run(&mut self, play: &mut Play, thinking: ai_task::Thinking, request: Request) -> Task<Finished> {
         play.thinking = Some(thinking);
         match &mut self.runner {
             AiRunner::Background => request.into_task(),
@@ -138,5 +193,49 @@ impl Computer {
             AiRunner::Queued(requests) => requests.drain(..).map(Request::run).collect(),
             AiRunner::Background => Vec::new(),
         }
+    }
+}
+
+/// Tries the engine `spec` describes: a fresh process asked for a move at the start of the standard game its
+/// protocol plays, with `turn` to think; the words say what it answered and how fast, or what went wrong.
+#[must_use]
+pub fn trial(spec: EngineSpec, factory: MatchFactory, turn: Duration) -> String {
+    let game = match factory(&spec.protocol.standard_game()) {
+        Ok(game) => game,
+        Err(e) => return format!("Cannot set up a game to try it on: {e}."),
+    };
+    let connection = Arc::new(Mutex::new(Connection::new(spec)));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    match game.engine_job(0, connection, turn, stop)() {
+        Ok(answer) => format!("Works: it opened with {} in {:.1} s.", answer.notation, answer.elapsed.as_secs_f64()),
+        Err(e) => format!("{e}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_games::external::Protocol;
+
+    fn script(name: &str, body: &str) -> EngineSpec {
+        EngineSpec {
+            name: name.into(),
+            protocol: Protocol::NBoard,
+            program: "sh".into(),
+            args: vec!["-c".into(), body.into()],
+            folder: None,
+        }
+    }
+
+    #[test]
+    fn a_trial_says_what_the_engine_answered_or_what_went_wrong() {
+        let answers = "while read l; do case $l in ping*) echo \"pong ${l#ping }\";; go) echo '=== D3';; esac; done";
+        let words = trial(script("Fine", answers), tabula_games::registry::new_match, Duration::from_millis(200));
+        assert!(words.starts_with("Works: it opened with d3 in "), "{words}");
+        let words = trial(script("Gone", "exit 0"), tabula_games::registry::new_match, Duration::from_millis(200));
+        assert_eq!(words, "Gone stopped running.");
+        let missing = EngineSpec { program: "/no/such/engine".into(), ..script("Missing", "") };
+        let words = trial(missing, tabula_games::registry::new_match, Duration::from_millis(200));
+        assert!(words.starts_with("Missing: could not start /no/such/engine"), "{words}");
     }
 }

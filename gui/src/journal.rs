@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use tabula_core::GameResult;
 use tabula_games::Match;
 use tabula_games::save_file::{MatchFactory, SavedGame};
-use tabula_games::setup::Seat;
 
 use crate::screen::play::Play;
 use crate::stats::{self, Statistics};
@@ -83,11 +82,11 @@ impl Journal {
 /// Counts a finished human-vs-computer game in the statistics.
 fn count_result(play: &Play, stats: &mut Statistics) {
     let (Some(human), Some(outcome)) = (play.setup.lone_human(), play.outcome()) else { return };
-    let Seat::Computer(level) = play.setup.seat(human.opponent()) else { return };
+    let Some(opponent) = play.setup.seat(human.opponent()).opponent_label() else { return };
     let result = match outcome.result {
         GameResult::Win(p) if p == human => stats::Result::Win,
         GameResult::Win(_) => stats::Result::Loss,
         GameResult::Draw => stats::Result::Draw,
     };
-    stats.add(play.kind().id(), &play.setup.spec.rule_set, &level.label(), result);
+    stats.add(play.kind().id(), &play.setup.spec.rule_set, &opponent, result);
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use tabula_games::engine::MAX_THREADS;
+use tabula_games::external::{EngineSpec, Protocol};
 
 use crate::storage;
 
@@ -100,6 +101,12 @@ pub struct Settings {
     pub sound: bool,
     /// The computer's search threads; 0 for every core but one.
     pub search_threads: usize,
+    /// How long an external engine may think about a move, in milliseconds (the protocols' turn time).
+    pub engine_move_ms: u64,
+    /// The registered engine that gives hints, by name; empty for Tabula's own search.
+    pub hint_engine: String,
+    /// External engines the player registered, chosen like levels (kept last: TOML writes tables after values).
+    pub engines: Vec<EngineSpec>,
 }
 
 impl Default for Settings {
@@ -115,6 +122,9 @@ impl Default for Settings {
             computer_pace_ms: 400,
             sound: false,
             search_threads: 0,
+            engine_move_ms: 1000,
+            hint_engine: String::new(),
+            engines: Vec::new(),
         }
     }
 }
@@ -127,6 +137,24 @@ impl Settings {
             0 => tabula_games::engine::default_threads(),
             n => n.min(MAX_THREADS),
         }
+    }
+
+    /// The registered engine called `name`.
+    #[must_use]
+    pub fn engine(&self, name: &str) -> Option<&EngineSpec> {
+        self.engines.iter().find(|e| e.name == name)
+    }
+
+    /// The engine chosen for hints, if it speaks `protocol` (the game's; `None` when no engine can play it).
+    #[must_use]
+    pub fn hint_engine_for(&self, protocol: Option<Protocol>) -> Option<&EngineSpec> {
+        self.engine(&self.hint_engine).filter(|e| Some(e.protocol) == protocol)
+    }
+
+    /// The time an external engine is given for a move.
+    #[must_use]
+    pub fn engine_move_time(&self) -> Duration {
+        Duration::from_millis(self.engine_move_ms.clamp(50, 600_000))
     }
 
     /// Reads the settings file; a missing file gives the defaults, a broken one is moved aside (never saved over)
@@ -158,6 +186,26 @@ mod tests {
         assert_eq!(Settings::load(&path), (changed, None));
         std::fs::write(&path, "theme = \"dark\"\n").expect("write");
         assert_eq!(Settings::load(&path).0.theme, ThemeChoice::Dark);
+    }
+
+    #[test]
+    fn engines_round_trip_and_hints_come_from_one_that_plays_the_game() {
+        let dir = TempDir::create();
+        let path = dir.path().join("settings.toml");
+        let rapfi = EngineSpec {
+            name: "Rapfi".into(),
+            protocol: Protocol::Pbrain,
+            program: "/opt/rapfi/pbrain-rapfi".into(),
+            args: vec!["--config".into(), "config.toml".into()],
+            folder: Some("/opt/rapfi".into()),
+        };
+        let settings = Settings { engines: vec![rapfi.clone()], hint_engine: "Rapfi".into(), ..Settings::default() };
+        settings.save(&path).expect("save");
+        assert_eq!(Settings::load(&path), (settings.clone(), None));
+        assert_eq!(settings.hint_engine_for(Some(Protocol::Pbrain)), Some(&rapfi));
+        assert_eq!(settings.hint_engine_for(Some(Protocol::NBoard)), None, "Rapfi plays no Othello");
+        assert_eq!(settings.hint_engine_for(None), None);
+        assert_eq!(Settings { engine_move_ms: 0, ..settings }.engine_move_time(), Duration::from_millis(50));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
+use crate::registry::{GameKind, MatchSpec};
 pub use process::Connection;
 use process::Wait;
 
@@ -24,6 +25,32 @@ pub enum Protocol {
     Pbrain,
     /// The NBoard protocol (`nboard 2`, `set game GGF`, `go`, `=== move`).
     NBoard,
+}
+
+impl Protocol {
+    /// Both protocols, for menus.
+    pub const ALL: [Protocol; 2] = [Protocol::Pbrain, Protocol::NBoard];
+
+    /// The standard game this protocol plays (freestyle Gomoku on 15x15, 8x8 Othello): what a newly registered
+    /// engine is tried on.
+    #[must_use]
+    pub fn standard_game(self) -> MatchSpec {
+        match self {
+            Protocol::Pbrain => {
+                MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: Some(15) }
+            }
+            Protocol::NBoard => MatchSpec { game: GameKind::Othello, rule_set: "othello".into(), board_size: Some(8) },
+        }
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::Pbrain => "Gomocup pbrain (Gomoku)",
+            Protocol::NBoard => "NBoard (Othello)",
+        })
+    }
 }
 
 /// An engine registered by the player: how to start it.

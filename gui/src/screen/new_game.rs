@@ -1,11 +1,12 @@
 //! The new-game screen: the rule set (with its description), the board size and, for Black and White, a human or
-//! the computer at a level.
+//! the computer at a level or one of the registered external engines that can play the rule set.
 
 use std::fmt;
 
 use iced::widget::{button, column, row, scrollable, text};
 use iced::{Element, Fill, Length, Padding};
 use tabula_core::{Level, Levels, Player};
+use tabula_games::external::{EngineSpec, Protocol};
 
 use crate::focus::Focus;
 use crate::screen::widgets::{card, heading, page, pick, segmented, stepped_slider};
@@ -25,6 +26,8 @@ pub enum Msg {
     Computer(Player, bool),
     /// A side's level.
     Level(Player, LevelChoice),
+    /// A side played by the registered external engine of this name.
+    Engine(Player, String),
     /// A side's custom depth.
     Depth(Player, u32),
     /// Start the game the form describes.
@@ -42,17 +45,21 @@ pub enum Action {
     Back,
 }
 
-/// A level in the menu. The custom level is called "Custom depth" whatever its depth (the slider under it shows
-/// the depth): iced 0.14's pick list, drawn with tiny-skia, scrambled the digits of its selected label when the
-/// label changed with every step of the slider.
+/// A level in the menu, or an external engine. The custom level is called "Custom depth" whatever its depth (the
+/// slider under it shows the depth): iced 0.14's pick list, drawn with tiny-skia, scrambled the digits of its
+/// selected label when the label changed with every step of the slider.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct LevelItem(LevelChoice);
+enum LevelItem {
+    Level(LevelChoice),
+    Engine(String),
+}
 
 impl fmt::Display for LevelItem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            LevelChoice::Named(name) => f.write_str(name),
-            LevelChoice::Custom(_) => f.write_str("Custom depth"),
+        match self {
+            LevelItem::Level(LevelChoice::Named(name)) => f.write_str(name),
+            LevelItem::Level(LevelChoice::Custom(_)) => f.write_str("Custom depth"),
+            LevelItem::Engine(name) => write!(f, "{name} (engine)"),
         }
     }
 }
@@ -93,6 +100,10 @@ pub struct Form {
     pub computer: [bool; 2],
     /// The level of each side when the computer plays it.
     pub levels: [LevelChoice; 2],
+    /// The external engine that plays a side instead of the computer's levels, by name.
+    pub engines: [Option<String>; 2],
+    /// The protocol an external engine needs for the chosen rule set (`None`: no engine can play it).
+    pub engine_protocol: Option<Protocol>,
 }
 
 impl Form {
@@ -100,7 +111,15 @@ impl Form {
     #[must_use]
     pub fn new(game: GameKind, level: LevelChoice) -> Form {
         let rule_set = game.rule_sets().first().map(|r| r.id.to_string()).unwrap_or_default();
-        let mut form = Form { game, rule_set, board_size: 0, computer: [false, true], levels: [level.clone(), level] };
+        let mut form = Form {
+            game,
+            rule_set,
+            board_size: 0,
+            computer: [false, true],
+            levels: [level.clone(), level],
+            engines: [None, None],
+            engine_protocol: None,
+        };
         form.fit_board_size();
         form
     }
@@ -116,10 +135,13 @@ impl Form {
         }
         for (i, seat) in setup.seats.iter().enumerate() {
             form.computer[i] = seat.is_computer();
-            if let Seat::Computer(level) = seat {
-                form.levels[i] = level.clone();
+            match seat {
+                Seat::Computer(level) => form.levels[i] = level.clone(),
+                Seat::Engine(name) => form.engines[i] = Some(name.clone()),
+                Seat::Human => {}
             }
         }
+        form.fit_board_size();
         form
     }
 
@@ -137,6 +159,7 @@ impl Form {
                 .filter(|s| sizes.contains(s));
             self.board_size = declared.or_else(|| sizes.first().copied()).unwrap_or(0);
         }
+        self.engine_protocol = self.setup().spec.engine_protocol();
     }
 
     /// Applies a change, or tells what the app is to do.
@@ -151,9 +174,16 @@ impl Form {
                 self.rule_set = id;
                 self.fit_board_size();
             }
-            Msg::BoardSize(size) => self.board_size = size,
+            Msg::BoardSize(size) => {
+                self.board_size = size;
+                self.fit_board_size();
+            }
             Msg::Computer(p, on) => self.computer[p.index()] = on,
-            Msg::Level(p, level) => self.levels[p.index()] = level,
+            Msg::Level(p, level) => {
+                self.levels[p.index()] = level;
+                self.engines[p.index()] = None;
+            }
+            Msg::Engine(p, name) => self.engines[p.index()] = Some(name),
             Msg::Depth(p, depth) => self.levels[p.index()] = LevelChoice::Custom(depth.clamp(1, MAX_CUSTOM_DEPTH)),
             Msg::Start => return Some(Action::Start),
             Msg::Back => return Some(Action::Back),
@@ -161,11 +191,30 @@ impl Form {
         None
     }
 
+    /// Why the game cannot start with the registered `engines`: an engine that is no longer registered, or one
+    /// that cannot play the chosen rule set.
+    #[must_use]
+    pub fn engine_problem(&self, engines: &[EngineSpec]) -> Option<String> {
+        let chosen = (0..2).filter(|&i| self.computer[i]).filter_map(|i| self.engines[i].as_ref());
+        chosen.into_iter().find_map(|name| match engines.iter().find(|e| &e.name == name) {
+            None => Some(format!("No engine called {name} is registered (Settings, Engines).")),
+            Some(e) if Some(e.protocol) != self.engine_protocol => {
+                let rules = self.setup().spec.rule_set_name();
+                Some(format!("{name} speaks {}, which cannot play {rules}.", e.protocol))
+            }
+            Some(_) => None,
+        })
+    }
+
     /// The game this form describes.
     #[must_use]
     pub fn setup(&self) -> GameSetup {
         let fixed = self.sizes().len() <= 1;
-        let seat = |i: usize| if self.computer[i] { Seat::Computer(self.levels[i].clone()) } else { Seat::Human };
+        let seat = |i: usize| match (self.computer[i], &self.engines[i]) {
+            (false, _) => Seat::Human,
+            (true, Some(name)) => Seat::Engine(name.clone()),
+            (true, None) => Seat::Computer(self.levels[i].clone()),
+        };
         GameSetup {
             spec: MatchSpec {
                 game: self.game,
@@ -191,7 +240,14 @@ pub fn rule_set_pick<'a, M: Clone + 'a>(
 }
 
 /// The form.
-pub fn view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, error: Option<&'a str>) -> Element<'a, Msg> {
+/// The form; `engines` are the registered external engines (those that can play the rule set are offered).
+pub fn view<'a>(
+    focus: &Focus<Msg>,
+    form: &'a Form,
+    levels: &'a Levels,
+    engines: &'a [EngineSpec],
+    error: Option<&'a str>,
+) -> Element<'a, Msg> {
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game_row = segmented(focus, "Game", &games, &form.game, Msg::Game);
     let rule_sets = form.game.rule_sets();
@@ -214,7 +270,7 @@ pub fn view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, error: O
     let rules =
         card(column![heading("Game and rules"), game_row, rule_row, text(description).size(14), size_row].spacing(12))
             .width(Fill);
-    let seats = row(Player::BOTH.map(|p| seat_view(focus, form, levels, p))).spacing(16);
+    let seats = row(Player::BOTH.map(|p| seat_view(focus, form, levels, engines, p))).spacing(16);
     let start = button(text("Start game").size(20).center().width(Fill)).padding([10, 20]).width(Length::Fixed(240.0));
     // In a short window the choices scroll (the scrollbar with its own margin) while Start game and any error stay
     // in view below them.
@@ -226,7 +282,13 @@ pub fn view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, error: O
     page(focus, "New game", Msg::Back, content)
 }
 
-fn seat_view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, player: Player) -> Element<'a, Msg> {
+fn seat_view<'a>(
+    focus: &Focus<Msg>,
+    form: &'a Form,
+    levels: &'a Levels,
+    engines: &'a [EngineSpec],
+    player: Player,
+) -> Element<'a, Msg> {
     let i = player.index();
     let colour = colour_name(player);
     let kinds = [(false, "Human".to_string()), (true, "Computer".to_string())];
@@ -240,10 +302,18 @@ fn seat_view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, player:
             LevelChoice::Named(_) => 6,
         };
         let mut choices: Vec<LevelItem> =
-            levels.all().iter().map(|l| LevelItem(LevelChoice::Named(l.name.clone()))).collect();
-        choices.push(LevelItem(LevelChoice::Custom(custom_depth)));
-        let on_level = move |l: LevelItem| Msg::Level(player, l.0);
-        let picked = Some(LevelItem(form.levels[i].clone()));
+            levels.all().iter().map(|l| LevelItem::Level(LevelChoice::Named(l.name.clone()))).collect();
+        choices.push(LevelItem::Level(LevelChoice::Custom(custom_depth)));
+        let playable = engines.iter().filter(|e| Some(e.protocol) == form.engine_protocol);
+        choices.extend(playable.map(|e| LevelItem::Engine(e.name.clone())));
+        let on_level = move |l: LevelItem| match l {
+            LevelItem::Level(level) => Msg::Level(player, level),
+            LevelItem::Engine(name) => Msg::Engine(player, name),
+        };
+        let picked = Some(match &form.engines[i] {
+            Some(name) => LevelItem::Engine(name.clone()),
+            None => LevelItem::Level(form.levels[i].clone()),
+        });
         body = body.push(
             row![
                 text("Level").size(16).width(Length::Fixed(60.0)),
@@ -251,6 +321,13 @@ fn seat_view<'a>(focus: &Focus<Msg>, form: &'a Form, levels: &'a Levels, player:
             ]
             .align_y(iced::Center),
         );
+        if let Some(name) = &form.engines[i] {
+            let summary = match engines.iter().find(|e| &e.name == name) {
+                Some(e) => format!("An external engine: {} in its own process.", e.program.display()),
+                None => format!("{name} is no longer registered."),
+            };
+            return card(body.push(text(summary).size(13))).width(Fill).into();
+        }
         let level = form.levels[i].resolve(levels);
         body = body.push(text(level_summary(&level, form.game.solves_endgames())).size(13));
         if let LevelChoice::Custom(depth) = form.levels[i] {
@@ -292,9 +369,40 @@ mod tests {
     #[test]
     fn the_level_menu_label_stays_the_same_while_the_depth_slider_moves() {
         let labels: Vec<String> =
-            (1..=MAX_CUSTOM_DEPTH).map(|d| LevelItem(LevelChoice::Custom(d)).to_string()).collect();
+            (1..=MAX_CUSTOM_DEPTH).map(|d| LevelItem::Level(LevelChoice::Custom(d)).to_string()).collect();
         assert!(labels.iter().all(|l| l == "Custom depth"), "{labels:?}");
-        assert_eq!(LevelItem(LevelChoice::Named("Hard".into())).to_string(), "Hard");
+        assert_eq!(LevelItem::Level(LevelChoice::Named("Hard".into())).to_string(), "Hard");
+        assert_eq!(LevelItem::Engine("Rapfi".into()).to_string(), "Rapfi (engine)");
+    }
+
+    fn engine(name: &str, protocol: Protocol) -> EngineSpec {
+        EngineSpec { name: name.into(), protocol, program: "/bin/true".into(), args: Vec::new(), folder: None }
+    }
+
+    #[test]
+    fn an_engine_takes_a_seat_only_in_a_rule_set_it_can_play() {
+        let engines = [engine("Rapfi", Protocol::Pbrain), engine("Edax", Protocol::NBoard)];
+        let mut form = Form::new(GameKind::Gomoku, LevelChoice::Named("Medium".into()));
+        assert_eq!(form.engine_protocol, Some(Protocol::Pbrain));
+        form.update(Msg::Engine(Player::Second, "Rapfi".into()));
+        assert_eq!(form.setup().seats[1], Seat::Engine("Rapfi".into()));
+        assert_eq!(form.engine_problem(&engines), None);
+        assert_eq!(Form::from_setup(&form.setup(), LevelChoice::Named("Easy".into())).setup(), form.setup());
+        form.update(Msg::Engine(Player::Second, "Edax".into()));
+        let problem = form.engine_problem(&engines).expect("Edax plays Othello");
+        assert_eq!(problem, "Edax speaks NBoard (Othello), which cannot play Freestyle.");
+        assert_eq!(
+            form.engine_problem(&engines[..1]).as_deref(),
+            Some("No engine called Edax is registered (Settings, Engines).")
+        );
+        form.update(Msg::Computer(Player::Second, false));
+        assert_eq!(form.engine_problem(&[]), None, "a human side needs no engine");
+        form.update(Msg::Computer(Player::Second, true));
+        form.update(Msg::Level(Player::Second, LevelChoice::Custom(3)));
+        assert_eq!(form.setup().seats[1], Seat::Computer(LevelChoice::Custom(3)), "a level replaces the engine");
+        let mut othello = Form::new(GameKind::Othello, LevelChoice::Named("Medium".into()));
+        othello.update(Msg::RuleSet("anti-othello".into()));
+        assert_eq!(othello.engine_protocol, None, "no protocol plays anti-Othello");
     }
 
     #[test]

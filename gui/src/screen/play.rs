@@ -472,8 +472,12 @@ impl Play {
         }
     }
 
-    /// Notes the computer's judgement of the position after `ply` moves, where `side` is to move.
+    /// Notes the computer's judgement of the position after `ply` moves, where `side` is to move (nothing for an
+    /// engine's move without an evaluation).
     fn judge(&mut self, ply: usize, side: Player, analysis: &Analysis) {
+        if !analysis.is_judgement() {
+            return;
+        }
         if self.evaluations.len() <= ply {
             self.evaluations.resize(ply + 1, None);
         }
@@ -504,6 +508,17 @@ impl Play {
             return None;
         }
         self.thinking = None;
+        if let Some(error) = finished.error {
+            self.reviewing = false;
+            self.status = Some(if finished.purpose == Purpose::Move {
+                // The game waits rather than asking again at once: the player chooses what happens next.
+                self.paused = true;
+                format!("{error}. The game waits: press Resume to ask again, or start a new game with another player.")
+            } else {
+                format!("{error}.")
+            });
+            return Some(Action::Changed);
+        }
         let side = self.game.to_move();
         match (finished.purpose, finished.analysis) {
             (Purpose::Move, Some(analysis)) => {
@@ -608,6 +623,7 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
         GameResult::Win(p) => match (&play.setup.seats[p.index()], play.setup.lone_human()) {
             (Seat::Human, Some(_)) => "You win!".to_string(),
             (Seat::Computer(_), Some(_)) => "The computer wins".to_string(),
+            (Seat::Engine(name), Some(_)) => format!("{name} wins"),
             _ => format!("{} wins", colour_name(p)),
         },
         GameResult::Draw => "A draw".to_string(),
@@ -787,10 +803,13 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
     }
     let mover = colour_name(snapshot.to_move);
     match &play.thinking {
-        Some(t) if t.purpose == Purpose::Move => {
-            let depth = t.latest().map_or_else(|| "starting".to_string(), |a| format!("depth {}", a.depth));
-            format!("{mover} (computer) is thinking… {depth}")
-        }
+        Some(t) if t.purpose == Purpose::Move => match play.setup.seat(snapshot.to_move) {
+            Seat::Engine(name) => format!("{mover} ({name}) is thinking…"),
+            _ => {
+                let depth = t.latest().map_or_else(|| "starting".to_string(), |a| format!("depth {}", a.depth));
+                format!("{mover} (computer) is thinking… {depth}")
+            }
+        },
         Some(t) if matches!(t.purpose, Purpose::Review(_)) => "Reviewing the game…".into(),
         Some(_) => "Looking for a good move for you…".into(),
         None if play.paused && play.remote.is_some() => "Paused until the other player is connected".into(),
@@ -846,6 +865,7 @@ fn analysis_view(play: &Play) -> Element<'_, Msg> {
         .filter(|t| !matches!(t.purpose, Purpose::Review(_)))
         .and_then(|t| t.latest().map(|a| (play.game.to_move(), a)));
     let body: Element<'_, Msg> = match thinking.or_else(|| play.analysis.clone()) {
+        Some((side, a)) if a.external.is_some() => engine_answer_view(play, side, &a),
         Some((side, a)) => column![
             row![
                 text(format!("Best: {}", a.notation)).size(16).width(Fill),
@@ -872,6 +892,22 @@ fn analysis_view(play: &Play) -> Element<'_, Msg> {
         None => text("The computer's analysis appears here while it thinks.").size(13).into(),
     };
     container(column![text("Analysis").size(14), body].spacing(4)).width(Fill).into()
+}
+
+/// An external engine's answer: its move, its evaluation if it gave one, and the time it took.
+fn engine_answer_view<'a>(play: &Play, side: Player, a: &Analysis) -> Element<'a, Msg> {
+    let name = a.external.as_ref().map_or("The engine", |e| e.engine.as_str());
+    let judgement = if a.is_judgement() {
+        format!("{} for {}", a.score_words(play.game.as_ref()), colour_name(side))
+    } else {
+        "no evaluation given".into()
+    };
+    column![
+        row![text(format!("{name}: {}", a.notation)).size(16).width(Fill), text(judgement).size(16)],
+        text(format!("an external engine · {:.1} s", a.elapsed.as_secs_f64())).size(13),
+    ]
+    .spacing(3)
+    .into()
 }
 
 /// The best lines behind the values on the board (multi-line analysis), the first three.
@@ -929,7 +965,8 @@ fn controls<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
         hint_or_move_now,
     ]
     .spacing(6);
-    let resign_or_pause = if all_computer {
+    // A game the computer's side had to stop (an engine failed) waits for Resume, whoever plays the other side.
+    let resign_or_pause = if all_computer || play.paused {
         action(focus, if play.paused { "Resume" } else { "Pause" }, (!play.is_over()).then_some(Msg::TogglePause))
     } else {
         action(focus, "Resign", (!play.is_over()).then_some(Msg::AskResign))

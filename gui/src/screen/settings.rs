@@ -1,10 +1,14 @@
-//! The settings screen: animation speed, markers, coordinates, theme, default level, computer pace and search
-//! threads.
+//! The settings screen: animation speed, markers, coordinates, theme, default level, computer pace, search
+//! threads, and the external engines the player registers (each tried on request).
 
-use iced::widget::{Toggler, column, row, scrollable, text, toggler};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use iced::widget::{Toggler, button, column, row, scrollable, text, text_input, toggler};
 use iced::{Element, Fill, Length, Padding};
 use tabula_core::Levels;
 use tabula_games::engine::MAX_THREADS;
+use tabula_games::external::{EngineSpec, Protocol};
 
 use crate::focus::Focus;
 use crate::screen::widgets::{card, heading, page, pick, stepped_slider};
@@ -33,8 +37,115 @@ pub enum Msg {
     Sound(bool),
     /// The computer's search threads (0: every core but one).
     Threads(usize),
+    /// The time an external engine is given per move, in milliseconds.
+    EngineTime(u32),
+    /// The engine hints come from, by name; empty for Tabula's own search.
+    HintEngine(String),
+    /// The engine form's name field.
+    EngineName(String),
+    /// The engine form's protocol.
+    EngineProtocol(Protocol),
+    /// The engine form's command line (the program and its arguments).
+    EngineCommand(String),
+    /// The engine form's working folder.
+    EngineFolder(String),
+    /// Register the engine the form describes (replacing one of the same name).
+    SaveEngine,
+    /// Fill the form from the registered engine of this name.
+    EditEngine(String),
+    /// Forget the registered engine of this name.
+    RemoveEngine(String),
+    /// Ask the registered engine of this name for a move, to see that it works.
+    TryEngine(String),
+    /// What trying an engine gave: its name and the words to show.
+    Tried(String, String),
     /// Back to the home screen (no change).
     Back,
+}
+
+/// What a settings message asks of the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Only the screen changed (the engine form being typed in).
+    Nothing,
+    /// The settings changed: save them and apply them.
+    Changed,
+    /// Try this engine.
+    Try(EngineSpec),
+}
+
+/// The engine being registered or edited on the Engines card, and what trying each engine gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineForm {
+    /// The name it will be chosen by.
+    pub name: String,
+    /// What it speaks.
+    pub protocol: Protocol,
+    /// The program and its arguments, as a shell would split them.
+    pub command: String,
+    /// The folder it runs in; empty for the app's own.
+    pub folder: String,
+    /// Why the last Save was refused.
+    pub problem: Option<String>,
+    /// The result of the last try of each engine, by name.
+    pub tried: HashMap<String, String>,
+}
+
+impl Default for EngineForm {
+    fn default() -> Self {
+        EngineForm {
+            name: String::new(),
+            protocol: Protocol::Pbrain,
+            command: String::new(),
+            folder: String::new(),
+            problem: None,
+            tried: HashMap::new(),
+        }
+    }
+}
+
+impl EngineForm {
+    /// The engine the form describes, or what is wrong with it.
+    pub fn spec(&self) -> Result<EngineSpec, String> {
+        let name = self.name.trim();
+        if name.is_empty() {
+            return Err("Give the engine a name.".into());
+        }
+        let words = shell_words::split(&self.command).map_err(|e| format!("The command cannot be read: {e}."))?;
+        let Some((program, args)) = words.split_first() else {
+            return Err("Give the command that starts the engine.".into());
+        };
+        let folder = self.folder.trim();
+        let folder = (!folder.is_empty()).then(|| PathBuf::from(folder));
+        if let Some(folder) = &folder
+            && !folder.is_dir()
+        {
+            return Err(format!("There is no folder {}.", folder.display()));
+        }
+        let program = PathBuf::from(program);
+        // A bare name is looked up on the PATH when the engine starts; a path can be checked now.
+        if program.components().count() > 1 {
+            let at = match &folder {
+                Some(folder) if program.is_relative() => folder.join(&program),
+                _ => program.clone(),
+            };
+            if !at.is_file() {
+                return Err(format!("There is no program {}.", at.display()));
+            }
+        }
+        Ok(EngineSpec { name: name.to_string(), protocol: self.protocol, program, args: args.to_vec(), folder })
+    }
+
+    /// Fills the form from a registered engine.
+    fn edit(&mut self, spec: &EngineSpec) {
+        let mut words = vec![spec.program.display().to_string()];
+        words.extend(spec.args.iter().cloned());
+        self.name.clone_from(&spec.name);
+        self.protocol = spec.protocol;
+        self.command = shell_words::join(words);
+        self.folder = spec.folder.as_ref().map(|f| f.display().to_string()).unwrap_or_default();
+        self.problem = None;
+    }
 }
 
 /// A choice of search threads in the drop-down list: a count, or 0 for the automatic choice.
@@ -61,8 +172,57 @@ fn thread_choices(saved: usize) -> Vec<ThreadChoice> {
     (0..=cores.max(saved).min(MAX_THREADS)).map(ThreadChoice).collect()
 }
 
-/// Applies a change to `settings`.
-pub fn apply(settings: &mut Settings, msg: Msg) {
+/// Applies a change to `settings` or to the engine form, and says what the app is to do.
+pub fn update(settings: &mut Settings, form: &mut EngineForm, msg: Msg) -> Outcome {
+    match msg {
+        Msg::EngineName(name) => form.name = name,
+        Msg::EngineProtocol(protocol) => form.protocol = protocol,
+        Msg::EngineCommand(command) => form.command = command,
+        Msg::EngineFolder(folder) => form.folder = folder,
+        Msg::Tried(name, words) => {
+            form.tried.insert(name, words);
+        }
+        Msg::EditEngine(name) => {
+            if let Some(spec) = settings.engine(&name) {
+                form.edit(spec);
+            }
+        }
+        Msg::TryEngine(name) => {
+            let Some(spec) = settings.engine(&name) else { return Outcome::Nothing };
+            form.tried.insert(name, "Trying…".into());
+            return Outcome::Try(spec.clone());
+        }
+        Msg::SaveEngine => match form.spec() {
+            Ok(spec) => {
+                form.tried.remove(&spec.name);
+                match settings.engines.iter_mut().find(|e| e.name == spec.name) {
+                    Some(old) => *old = spec,
+                    None => settings.engines.push(spec),
+                }
+                *form = EngineForm { tried: std::mem::take(&mut form.tried), ..EngineForm::default() };
+                return Outcome::Changed;
+            }
+            Err(problem) => form.problem = Some(problem),
+        },
+        Msg::RemoveEngine(name) => {
+            settings.engines.retain(|e| e.name != name);
+            if settings.hint_engine == name {
+                settings.hint_engine.clear();
+            }
+            form.tried.remove(&name);
+            return Outcome::Changed;
+        }
+        Msg::Back => {}
+        msg => {
+            apply(settings, msg);
+            return Outcome::Changed;
+        }
+    }
+    Outcome::Nothing
+}
+
+/// Applies a change of a plain setting.
+fn apply(settings: &mut Settings, msg: Msg) {
     match msg {
         Msg::Animation(speed) => settings.animation = speed,
         Msg::LegalMarkers(on) => settings.legal_markers = on,
@@ -74,7 +234,9 @@ pub fn apply(settings: &mut Settings, msg: Msg) {
         Msg::Pace(ms) => settings.computer_pace_ms = ms,
         Msg::Sound(on) => settings.sound = on,
         Msg::Threads(n) => settings.search_threads = n,
-        Msg::Back => {}
+        Msg::EngineTime(ms) => settings.engine_move_ms = u64::from(ms),
+        Msg::HintEngine(name) => settings.hint_engine = name,
+        _ => {}
     }
 }
 
@@ -104,10 +266,102 @@ fn switch<'a>(
     labelled(label, focus.choice(label, &[false, true], Some(&on), on_toggle, switch.on_toggle(on_toggle)))
 }
 
+/// Where hints come from, in the drop-down list: an engine's name, or empty for Tabula's own search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct HintSource(String);
+
+impl std::fmt::Display for HintSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.as_str() {
+            "" => f.write_str("Tabula's own search"),
+            name => f.write_str(name),
+        }
+    }
+}
+
+/// The Engines card: the registered engines with their last try, the time they get and where hints come from,
+/// and the form that registers one.
+fn engines_card<'a>(focus: &Focus<Msg>, settings: &'a Settings, form: &'a EngineForm) -> Element<'a, Msg> {
+    let mut body = column![
+        heading("Engines"),
+        text(
+            "Other programs that speak the Gomocup (pbrain) or NBoard protocol. A registered engine is chosen like a \
+             level on the New game screen; it runs in its own process."
+        )
+        .size(13),
+    ]
+    .spacing(10);
+    for spec in &settings.engines {
+        let name = spec.name.clone();
+        let mut command = vec![spec.program.display().to_string()];
+        command.extend(spec.args.iter().cloned());
+        let mut about = column![
+            text(spec.name.as_str()).size(16),
+            text(format!("{} · {}", spec.protocol, shell_words::join(command))).size(12),
+        ]
+        .spacing(2)
+        .width(Fill);
+        if let Some(words) = form.tried.get(&spec.name) {
+            about = about.push(text(words.as_str()).size(12));
+        }
+        let small = |label: &'a str, msg: Msg| {
+            focus.button(&format!("{label} {name}"), button(text(label).size(13)).padding([3, 8]), Some(msg))
+        };
+        body = body.push(
+            row![
+                about,
+                small("Try", Msg::TryEngine(name.clone())),
+                small("Edit", Msg::EditEngine(name.clone())),
+                small("Remove", Msg::RemoveEngine(name.clone())),
+            ]
+            .spacing(6)
+            .align_y(iced::Center),
+        );
+    }
+    let time_ms = (settings.engine_move_ms.clamp(100, 10_000) as u32) / 100 * 100;
+    let time = stepped_slider(
+        focus,
+        "Time per engine move",
+        100..=10_000,
+        100,
+        time_ms,
+        Msg::EngineTime,
+        Length::Fixed(200.0),
+    );
+    body = body.push(labelled(
+        "Time per engine move",
+        row![time, text(format!("{:.1} s", settings.engine_move_ms as f64 / 1000.0)).size(15)]
+            .spacing(10)
+            .align_y(iced::Center),
+    ));
+    let mut sources = vec![HintSource(String::new())];
+    sources.extend(settings.engines.iter().map(|e| HintSource(e.name.clone())));
+    let source = HintSource(settings.hint_engine.clone());
+    body = body.push(list(focus, "Hints from", sources, source, |s: HintSource| Msg::HintEngine(s.0)));
+    let field = |name: &'static str, id: &'static str, hint: &'a str, value: &'a str, on: fn(String) -> Msg| {
+        labelled(name, focus.text_field(name, id, text_input(hint, value).on_input(on).on_submit(Msg::SaveEngine)))
+    };
+    body = body.push(heading("Register an engine"));
+    body = body.push(field("Name", "engine-name", "for example Rapfi", &form.name, Msg::EngineName));
+    body = body.push(list(focus, "Protocol", Protocol::ALL.to_vec(), form.protocol, Msg::EngineProtocol));
+    let command_hint = "the program and its arguments, e.g. /opt/rapfi/pbrain-rapfi";
+    body = body.push(field("Command", "engine-command", command_hint, &form.command, Msg::EngineCommand));
+    let folder_hint = "optional: the folder it runs in";
+    body = body.push(field("Folder", "engine-folder", folder_hint, &form.folder, Msg::EngineFolder));
+    let save =
+        focus.button("Save engine", button(text("Save engine").size(15)).padding([6, 14]), Some(Msg::SaveEngine));
+    body = body.push(save);
+    if let Some(problem) = &form.problem {
+        body = body.push(text(problem.as_str()).style(text::danger));
+    }
+    card(body).width(Fill).into()
+}
+
 /// The settings screen; `problem` reports a file that could not be read or written.
 pub fn view<'a>(
     focus: &Focus<Msg>,
     settings: &'a Settings,
+    engines: &'a EngineForm,
     levels: &'a Levels,
     problem: Option<&'a str>,
 ) -> Element<'a, Msg> {
@@ -164,7 +418,9 @@ pub fn view<'a>(
         .spacing(12),
     )
     .width(Fill);
-    let mut content = column![board, general, text("Settings are saved as you change them.").size(13)].spacing(16);
+    let engines = engines_card(focus, settings, engines);
+    let mut content =
+        column![board, general, engines, text("Settings are saved as you change them.").size(13)].spacing(16);
     if let Some(problem) = problem {
         content = content.push(text(problem).style(text::danger));
     }
