@@ -175,10 +175,10 @@ fn thread_choices(saved: usize) -> Vec<ThreadChoice> {
 /// Applies a change to `settings` or to the engine form, and says what the app is to do.
 pub fn update(settings: &mut Settings, form: &mut EngineForm, msg: Msg) -> Outcome {
     match msg {
-        Msg::EngineName(name) => form.name = name,
-        Msg::EngineProtocol(protocol) => form.protocol = protocol,
-        Msg::EngineCommand(command) => form.command = command,
-        Msg::EngineFolder(folder) => form.folder = folder,
+        Msg::EngineName(name) => (form.name, form.problem) = (name, None),
+        Msg::EngineProtocol(protocol) => (form.protocol, form.problem) = (protocol, None),
+        Msg::EngineCommand(command) => (form.command, form.problem) = (command, None),
+        Msg::EngineFolder(folder) => (form.folder, form.problem) = (folder, None),
         Msg::Tried(name, words) => {
             form.tried.insert(name, words);
         }
@@ -291,13 +291,17 @@ fn engines_card<'a>(focus: &Focus<Msg>, settings: &'a Settings, form: &'a Engine
         .size(13),
     ]
     .spacing(10);
+    if settings.engines.is_empty() {
+        body = body.push(text("No engine registered yet.").size(14));
+    }
     for spec in &settings.engines {
         let name = spec.name.clone();
         let mut command = vec![spec.program.display().to_string()];
         command.extend(spec.args.iter().cloned());
+        let folder = spec.folder.as_ref().map(|f| format!(" · in {}", f.display())).unwrap_or_default();
         let mut about = column![
             text(spec.name.as_str()).size(16),
-            text(format!("{} · {}", spec.protocol, shell_words::join(command))).size(12),
+            text(format!("{} · {}{folder}", spec.protocol, shell_words::join(command))).size(12),
         ]
         .spacing(2)
         .width(Fill);
