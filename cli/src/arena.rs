@@ -1,4 +1,5 @@
-//! `tabula-cli arena`: computer-versus-computer series to compare rule sets, or to compare two levels.
+//! `tabula-cli arena`: computer-versus-computer series to compare rule sets, to compare two levels, or to measure
+//! a level against an external engine (a Gomocup brain or an NBoard engine).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,7 +11,8 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use tabula_core::{Level, Levels};
-use tabula_games::arena::{SeriesConfig, SeriesSummary, run_series};
+use tabula_games::arena::{Contender, SeriesConfig, SeriesSummary, run_series};
+use tabula_games::external::EngineSpec;
 use tabula_games::files::write_atomic;
 use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec, config};
 
@@ -66,6 +68,20 @@ pub struct Args {
     /// when the series ends).
     #[arg(long)]
     record: Option<PathBuf>,
+    /// An external engine that plays B against --level (A): the program and its arguments, as a shell would split
+    /// them. Gomoku engines speak the Gomocup pbrain protocol, Othello engines NBoard. A crash, a hang past its
+    /// time and grace, or an illegal move loses the game.
+    #[arg(long, conflicts_with_all = ["black_level", "white_level", "levels"])]
+    engine: Option<String>,
+    /// The folder the engine runs in.
+    #[arg(long, requires = "engine")]
+    engine_folder: Option<PathBuf>,
+    /// The engine's name in the results (default: its program's file name).
+    #[arg(long, requires = "engine")]
+    engine_name: Option<String>,
+    /// The engine's time per move, in milliseconds.
+    #[arg(long, default_value_t = 1000, requires = "engine")]
+    engine_time: u64,
 }
 
 /// One rule set's results, as printed.
@@ -86,6 +102,7 @@ struct Row {
     level_a_score_ci95: f64,
     average_plies: f64,
     average_move_ms: f64,
+    forfeits: usize,
 }
 
 /// A level by configured name, or a plain search depth.
@@ -106,6 +123,28 @@ pub(crate) fn find_level(levels: &Levels, name: &str) -> Result<Level, String> {
     })
 }
 
+/// The external engine `args` name, for the rule sets to be played: each must be one its protocol plays.
+fn external(args: &Args, command: &str, specs: &[MatchSpec]) -> Result<Contender, String> {
+    let words = shell_words::split(command).map_err(|e| format!("--engine: {e}"))?;
+    let Some((program, engine_args)) = words.split_first() else {
+        return Err("--engine: give the program that starts the engine".into());
+    };
+    let protocols: Vec<_> = specs.iter().map(MatchSpec::engine_protocol).collect();
+    let Some(Some(protocol)) = protocols.first().copied() else {
+        let rules = specs.first().map(MatchSpec::rule_set_name).unwrap_or_default();
+        return Err(format!("no engine protocol plays {rules}"));
+    };
+    if let Some(spec) = specs.iter().zip(&protocols).find_map(|(spec, p)| (*p != Some(protocol)).then_some(spec)) {
+        return Err(format!("no engine protocol plays {}", spec.rule_set_name()));
+    }
+    let program = PathBuf::from(program);
+    let name = args.engine_name.clone().unwrap_or_else(|| {
+        program.file_name().map_or_else(|| program.display().to_string(), |n| n.to_string_lossy().into_owned())
+    });
+    let spec = EngineSpec { name, protocol, program, args: engine_args.to_vec(), folder: args.engine_folder.clone() };
+    Ok(Contender::External { spec, turn: Duration::from_millis(args.engine_time.max(1)) })
+}
+
 /// Record lines with the places of their rule set and game in the series.
 type RecordLines = Mutex<Vec<(usize, usize, String)>>;
 
@@ -122,6 +161,9 @@ impl GameVisitor for Series<'_> {
     fn visit<G: BoardGame>(self, game: G) -> SeriesSummary {
         let stop = AtomicBool::new(false);
         run_series(&game, &self.config, &stop, &|number, g| {
+            if let Some(forfeit) = &g.forfeit {
+                self.bar.suspend(|| eprintln!("game {}: {forfeit}; that side loses", number + 1));
+            }
             if let Some((place, rule_set, lines)) = self.record {
                 let line = g.to_line(rule_set);
                 lines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((place, number, line));
@@ -135,6 +177,15 @@ impl GameVisitor for Series<'_> {
 pub fn run(args: &Args) -> Result<ExitCode, String> {
     let game = GameKind::parse(&args.game)?;
     let levels = config::load_levels().map_err(|e| e.to_string())?;
+    let rule_sets: Vec<String> = if args.rules.is_empty() {
+        game.rule_sets().iter().map(|s| s.id.to_string()).collect()
+    } else {
+        args.rules.clone()
+    };
+    let specs: Vec<MatchSpec> = rule_sets
+        .iter()
+        .map(|rule_set| MatchSpec { game, rule_set: rule_set.clone(), board_size: args.size })
+        .collect();
     let (a, b) = match (&args.black_level, &args.white_level, args.levels.as_slice()) {
         (_, _, [a, b]) => (find_level(&levels, a)?, find_level(&levels, b)?),
         (_, _, [_, ..]) => return Err("--levels takes exactly two levels, A,B".into()),
@@ -145,10 +196,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         }
         _ => return Err("give both --black-level and --white-level".into()),
     };
-    let rule_sets: Vec<String> = if args.rules.is_empty() {
-        game.rule_sets().iter().map(|s| s.id.to_string()).collect()
-    } else {
-        args.rules.clone()
+    let players = match &args.engine {
+        Some(command) => [Contender::Level(a), external(args, command, &specs)?],
+        None => [Contender::Level(a), Contender::Level(b)],
     };
     let openings = args.games.div_ceil(2).max(1);
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -161,21 +211,20 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     );
     let mut rows = Vec::new();
     let lines = Mutex::new(Vec::new());
-    for (place, rule_set) in rule_sets.iter().enumerate() {
-        let spec = MatchSpec { game, rule_set: rule_set.clone(), board_size: args.size };
+    for (place, (rule_set, spec)) in rule_sets.iter().zip(&specs).enumerate() {
         bar.set_prefix(spec.rule_set_name());
         let config = SeriesConfig {
             openings,
             balanced: args.opening.is_none(),
             opening_plies: args.opening.unwrap_or(game.descriptor().arena_opening_plies),
-            levels: [a.clone(), b.clone()],
+            players: players.clone(),
             seed: args.seed,
             threads,
             table_megabytes: 16,
         };
         let record = args.record.is_some().then_some((place, rule_set.as_str(), &lines));
         let summary = spec.visit(Series { config, bar: &bar, record })?;
-        rows.push(row(&spec, &a, &b, &summary));
+        rows.push(row(spec, &players, &summary));
     }
     bar.finish_and_clear();
     if let Some(path) = &args.record {
@@ -186,7 +235,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         text.push('\n');
         write_atomic(path, text)?;
     }
-    let versus = a.name != b.name || args.black_level.is_some() || !args.levels.is_empty();
+    let versus = players[0] != players[1] || args.black_level.is_some() || !args.levels.is_empty();
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
         serde_json::to_writer_pretty(&mut out, &rows).map_err(std::io::Error::from).and_then(|()| writeln!(out))
@@ -195,11 +244,12 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     } else {
         print_table(&mut out, &rows, versus)
     };
-    if let Some(timed) = [&a, &b].into_iter().find(|l| l.time_ms.is_some()) {
+    let timed = players.iter().find(|p| p.level().is_none_or(|l| l.time_ms.is_some()));
+    if let Some(timed) = timed {
         eprintln!(
-            "note: {} stops on the clock, so the same seed may give other games on a faster or busier machine; \
+            "note: {} plays on the clock, so the same seed may give other games on a faster or busier machine; \
              depth-limited levels replay exactly",
-            timed.name
+            timed.name()
         );
     }
     match printed {
@@ -209,13 +259,13 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
 }
 
-fn row(spec: &MatchSpec, a: &Level, b: &Level, s: &SeriesSummary) -> Row {
+fn row(spec: &MatchSpec, players: &[Contender; 2], s: &SeriesSummary) -> Row {
     let (first_score, first_score_ci95) = s.first_player_score();
     let (level_a_score, level_a_score_ci95) = s.level_a_score();
     Row {
         rule_set: spec.rule_set_name(),
-        level_a: a.name.clone(),
-        level_b: b.name.clone(),
+        level_a: players[0].name().to_string(),
+        level_b: players[1].name().to_string(),
         games: s.games,
         first_wins: s.first_wins,
         second_wins: s.second_wins,
@@ -228,6 +278,7 @@ fn row(spec: &MatchSpec, a: &Level, b: &Level, s: &SeriesSummary) -> Row {
         level_a_score_ci95,
         average_plies: s.average_length(),
         average_move_ms: ms(s.average_move_time()),
+        forfeits: s.forfeits,
     }
 }
 
@@ -241,7 +292,7 @@ fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Res
     if versus {
         write!(out, "  A wins  B wins  A score (95% CI)")?;
     }
-    writeln!(out, "  avg plies  ms/move")?;
+    writeln!(out, "  avg plies  ms/move  forfeits")?;
     for r in rows {
         write!(
             out,
@@ -264,7 +315,7 @@ fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Res
                 100.0 * r.level_a_score_ci95
             )?;
         }
-        writeln!(out, "  {:>9.1}  {:>7.1}", r.average_plies, r.average_move_ms)?;
+        writeln!(out, "  {:>9.1}  {:>7.1}  {:>8}", r.average_plies, r.average_move_ms, r.forfeits)?;
     }
     if let Some(r) = rows.first()
         && versus
@@ -278,12 +329,12 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
     writeln!(
         out,
         "rule_set,level_a,level_b,games,first_wins,second_wins,draws,first_score,first_score_ci95,level_a_wins,\
-         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms"
+         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms,forfeits"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3}",
+            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3},{}",
             csv_field(&r.rule_set),
             csv_field(&r.level_a),
             csv_field(&r.level_b),
@@ -298,7 +349,8 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
             r.level_a_score,
             r.level_a_score_ci95,
             r.average_plies,
-            r.average_move_ms
+            r.average_move_ms,
+            r.forfeits
         )?;
     }
     Ok(())

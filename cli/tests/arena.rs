@@ -166,3 +166,31 @@ fn a_record_file_is_in_series_order_whatever_the_threads_finish_first() {
     assert_eq!(one.lines().count(), 12);
     assert_eq!(run("2"), one, "two threads write the games in the order one thread plays them");
 }
+
+#[test]
+fn an_external_engine_plays_b_and_its_errors_lose_its_games() {
+    let brain = env!("CARGO_BIN_EXE_pbrain-tabula");
+    let args = ["--game", "gomoku", "--rules", "freestyle", "--level", "Beginner", "--games", "2", "--quiet", "--json"];
+    let text = arena(&[&args[..], &["--engine", brain, "--engine-time", "100", "--engine-name", "Ours"]].concat());
+    let rows: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let row = &rows[0];
+    assert_eq!((row["level_a"].as_str(), row["level_b"].as_str()), (Some("Beginner"), Some("Ours")));
+    assert_eq!(row["games"], 2);
+    assert_eq!(row["forfeits"], 0, "{row}");
+    // An engine that quits at once loses every game, each by forfeit; the series goes on to its end.
+    let text = arena(&[&args[..], &["--engine", "sh -c 'exit 0'", "--engine-name", "Quitter"]].concat());
+    let rows: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let row = &rows[0];
+    assert_eq!((row["forfeits"].as_u64(), row["level_a_wins"].as_u64()), (Some(2), Some(2)), "{row}");
+}
+
+#[test]
+fn an_external_engine_needs_rule_sets_its_protocol_plays() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
+        .args(["arena", "--game", "othello", "--rules", "othello,anti-othello", "--engine", "edax", "--quiet"])
+        .output()
+        .expect("run tabula-cli arena");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no engine protocol plays Anti-Othello"), "{err}");
+}

@@ -1,5 +1,6 @@
-//! Computer-versus-computer series: how often the first player wins under a rule set, or which of two levels is
-//! stronger. The command-line arena and the app's comparison screen share it.
+//! Computer-versus-computer series: how often the first player wins under a rule set, or which of two players
+//! (our engine at a level, or an external engine) is stronger. The command-line arena and the app's comparison
+//! screen share it.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -11,6 +12,49 @@ use tabula_core::{Evaluator, GameResult, Level, Limits, Player, SearchOptions, S
 
 use crate::board::BoardGame;
 use crate::engine::Engine;
+use crate::external::{self, Connection, EngineSpec};
+
+/// One side of a series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// Our engine at a level.
+    Level(Level),
+    /// An external engine, given `turn` for each move. An error of its (a crash, a hang, an illegal move) loses
+    /// the game, as tournament managers rule.
+    External {
+        /// How to start it.
+        spec: EngineSpec,
+        /// Its time per move.
+        turn: Duration,
+    },
+}
+
+impl Contender {
+    /// The name results are shown under: the level's or the engine's.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match self {
+            Contender::Level(level) => &level.name,
+            Contender::External { spec, .. } => &spec.name,
+        }
+    }
+
+    /// The level, for our own engine.
+    #[must_use]
+    pub fn level(&self) -> Option<&Level> {
+        match self {
+            Contender::Level(level) => Some(level),
+            Contender::External { .. } => None,
+        }
+    }
+}
+
+/// The players of one worker: our engine for each side (used by a level) and the external engines' processes,
+/// started on first use and kept across the worker's games.
+struct Players<G: BoardGame> {
+    engines: [Engine<G>; 2],
+    connections: [Option<Connection>; 2],
+}
 
 /// How a series is played.
 #[derive(Clone, Debug)]
@@ -21,8 +65,8 @@ pub struct SeriesConfig {
     pub balanced: bool,
     /// Plies of each random opening (where the openings are not from a suite).
     pub opening_plies: usize,
-    /// Level A and level B (the same level twice to measure the first player's edge).
-    pub levels: [Level; 2],
+    /// Player A and player B (the same level twice to measure the first player's edge).
+    pub players: [Contender; 2],
     /// The seed for openings and the levels' randomness.
     pub seed: u64,
     /// Worker threads (at least one).
@@ -34,7 +78,7 @@ pub struct SeriesConfig {
 /// One finished game of a series.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    /// Which level (0 = A, 1 = B) played first.
+    /// Which player (0 = A, 1 = B) played first.
     pub first_level: usize,
     /// Who won.
     pub result: GameResult,
@@ -46,6 +90,8 @@ pub struct GameRecord {
     pub thinking: Duration,
     /// Every move of the game, opening included, in the game's notation ([`tabula_core::Game::format_move`]).
     pub moves: Vec<String>,
+    /// An external engine's error that ended the game (the engine's side lost it).
+    pub forfeit: Option<String>,
 }
 
 impl GameRecord {
@@ -94,6 +140,8 @@ pub struct SeriesSummary {
     pub engine_moves: usize,
     /// Engine time over all games.
     pub thinking: Duration,
+    /// Games an external engine lost by an error of its own.
+    pub forfeits: usize,
 }
 
 impl SeriesSummary {
@@ -115,6 +163,7 @@ impl SeriesSummary {
         self.total_plies += g.plies;
         self.engine_moves += g.engine_moves;
         self.thinking += g.thinking;
+        self.forfeits += usize::from(g.forfeit.is_some());
     }
 
     /// The first player's score (win 1, draw 1/2) and the half-width of its 95% confidence interval.
@@ -199,44 +248,66 @@ pub fn series_openings<G: BoardGame>(game: &G, config: &SeriesConfig) -> Vec<Vec
     (0..config.openings).map(|i| suite[(start + i) % suite.len()].clone()).collect()
 }
 
-/// Plays one game from `opening`: `first_level` (0 or 1) says which of `levels` moves first.
-pub fn play_game<G: BoardGame>(
-    engines: &mut [Engine<G>; 2],
+/// Plays one game from `opening`: `first_level` (0 or 1) says which of `players` moves first.
+fn play_game<G: BoardGame>(
+    sides: &mut Players<G>,
     opening: &[G::Move],
-    levels: &[Level; 2],
+    players: &[Contender; 2],
     first_level: usize,
     seed: u64,
     stop: &AtomicBool,
 ) -> GameRecord {
-    let game = engines[0].game().clone();
+    let game = sides.engines[0].game().clone();
+    let rules = game.engine_rules();
     let mut state = game.initial_state();
     for &mv in opening {
         game.make(&mut state, mv);
     }
-    engines.iter_mut().for_each(Engine::clear);
-    let mut moves: Vec<String> = opening.iter().map(|&mv| game.format_move(mv)).collect();
+    sides.engines.iter_mut().for_each(Engine::clear);
+    let mut line = opening.to_vec();
     let mut plies = opening.len();
     let mut engine_moves = 0;
     let mut thinking = Duration::ZERO;
+    let mut forfeit = None;
     let outcome = loop {
         if let Some(outcome) = game.outcome(&state) {
-            break Some(outcome);
+            break Some(outcome.result);
         }
         if stop.load(Ordering::Relaxed) {
             break None;
         }
-        let level_index = if game.side_to_move(&state) == Player::First { first_level } else { 1 - first_level };
+        let mover = game.side_to_move(&state);
+        let index = if mover == Player::First { first_level } else { 1 - first_level };
         let started = Instant::now();
-        let result = engines[level_index].think(&state, &levels[level_index], seed ^ plies as u64, None, &mut |_| {});
+        let chosen = match &players[index] {
+            Contender::Level(level) => {
+                sides.engines[index].think(&state, level, seed ^ plies as u64, None, &mut |_| {}).best_move.ok_or(None)
+            }
+            Contender::External { spec, turn } => {
+                let connection = sides.connections[index].get_or_insert_with(|| Connection::new(spec.clone()));
+                external::ask(&game, rules, &state, &line, connection, *turn, stop)
+                    .map(|(mv, _)| mv)
+                    .map_err(|e| Some(e.to_string()))
+            }
+        };
         thinking += started.elapsed();
         engine_moves += 1;
-        let Some(mv) = result.best_move else { break None };
-        moves.push(game.format_move(mv));
-        game.make(&mut state, mv);
-        plies += 1;
+        match chosen {
+            Ok(mv) => {
+                line.push(mv);
+                game.make(&mut state, mv);
+                plies += 1;
+            }
+            Err(Some(error)) if !stop.load(Ordering::Relaxed) => {
+                forfeit = Some(error);
+                break Some(GameResult::Win(mover.opponent()));
+            }
+            Err(_) => break None,
+        }
     };
-    let result = outcome.map_or(GameResult::Draw, |o| o.result);
-    GameRecord { first_level, result, plies, engine_moves, thinking, moves }
+    let result = outcome.unwrap_or(GameResult::Draw);
+    let moves = line.iter().map(|&mv| game.format_move(mv)).collect();
+    GameRecord { first_level, result, plies, engine_moves, thinking, moves, forfeit }
 }
 
 /// Plays a whole series on `config.threads` threads. `on_game` hears each finished game with its number in the
@@ -255,14 +326,15 @@ pub fn run_series<G: BoardGame>(
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
-                let mut engines = [0, 1].map(|_| Engine::with_table(game.clone(), config.table_megabytes));
+                let engines = [0, 1].map(|_| Engine::with_table(game.clone(), config.table_megabytes));
+                let mut sides = Players { engines, connections: [None, None] };
                 loop {
                     let job = next.fetch_add(1, Ordering::Relaxed);
                     if job >= jobs || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let seed = config.seed.wrapping_mul(0x9E37_79B9).wrapping_add(job as u64);
-                    let record = play_game(&mut engines, &openings[job / 2], &config.levels, job % 2, seed, stop);
+                    let record = play_game(&mut sides, &openings[job / 2], &config.players, job % 2, seed, stop);
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
@@ -281,7 +353,8 @@ mod tests {
 
     fn record(first_level: usize, result: GameResult) -> GameRecord {
         let moves = vec!["h8".into(), "pass".into()];
-        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking: Duration::from_millis(60), moves }
+        let thinking = Duration::from_millis(60);
+        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking, moves, forfeit: None }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use tabula_core::{GameResult, Level, Outcome, Player, Score, SearchInfo};
 
 use crate::board::{BoardGame, Cell, Marker, MoveError, MoveReport};
 use crate::engine::Engine;
-use crate::external::{Connection, EngineError, EnginePosition, EngineRules, Protocol};
+use crate::external::{self, Connection, EngineError, EngineRules, Protocol};
 
 /// A picture of one position, everything a board view draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -392,45 +392,27 @@ impl<G: BoardGame> Match for Session<G> {
     ) -> EngineJob {
         let ply = ply.min(self.moves.len());
         let state = self.state_after(ply);
+        let moves = self.moves[..ply].to_vec();
         let game = self.game.clone();
-        let position = self.engine_rules().map(|rules| EnginePosition {
-            rules,
-            size: game.board_size(),
-            moves: self.moves[..ply].iter().map(|&mv| game.cell_of(mv)).collect(),
-        });
+        let rules = self.engine_rules();
         Box::new(move || {
             let mut connection = connection.lock().unwrap_or_else(PoisonError::into_inner);
-            let name = connection.spec().name.clone();
-            let Some(position) = position else {
-                let reason = "no engine protocol plays this rule set from this start".to_string();
-                return Err(EngineError::Unplayable { name, reason });
-            };
             let started = std::time::Instant::now();
-            let answer = connection.best_move(&position, turn, &stop)?;
-            let mv = match answer.cell {
-                Some(cell) => game.move_at(&state, cell),
-                None => game.pass_move(&state).ok_or(MoveError::NoPass),
-            };
-            let mv = mv.map_err(|e| {
-                connection.end();
-                let mv = answer.cell.map_or_else(|| "a pass".to_string(), |c| format!("({}, {})", c.x, c.y));
-                EngineError::Illegal { name: name.clone(), mv, reason: e.to_string() }
-            })?;
+            let (mv, eval) = external::ask(&game, rules, &state, &moves, &mut connection, turn, &stop)?;
             let notation = game.format_move(mv);
-            let elapsed = started.elapsed();
-            let score = answer.eval.and_then(|e| game.engine_score(e));
+            let score = eval.and_then(|e| game.engine_score(e));
             Ok(Analysis {
                 line: vec![notation.clone()],
                 notation,
-                cell: answer.cell,
+                cell: game.cell_of(mv),
                 depth: 0,
                 score: score.unwrap_or(0),
                 nodes: 0,
                 nps: 0,
-                elapsed,
+                elapsed: started.elapsed(),
                 proven: false,
                 exact: false,
-                external: Some(ExternalAnswer { engine: name, evaluated: score.is_some() }),
+                external: Some(ExternalAnswer { engine: connection.spec().name.clone(), evaluated: score.is_some() }),
             })
         })
     }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use iced::Task;
 use tabula_core::Level;
 use tabula_games::BoardGame;
-use tabula_games::arena::{self, SeriesConfig, SeriesSummary};
+use tabula_games::arena::{self, Contender, SeriesConfig, SeriesSummary};
 use tabula_games::registry::{GameVisitor, MatchSpec};
 
 /// The tallies so far, one per rule set, in the order asked.
@@ -91,7 +91,7 @@ pub fn start<M: Send + 'static>(
                 openings,
                 balanced: true,
                 opening_plies: 4,
-                levels: [level.clone(), level.clone()],
+                players: [Contender::Level(level.clone()), Contender::Level(level.clone())],
                 seed: 20_260_101 + row as u64,
                 threads: 1,
                 table_megabytes: 8,

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use tabula_games::arena::{SeriesConfig, SeriesSummary, run_series};
+use tabula_games::arena::{Contender, SeriesConfig, SeriesSummary, run_series};
 use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec, config};
 
 struct Series(SeriesConfig);
@@ -20,7 +20,7 @@ fn series(spec: MatchSpec, strong: &str, weak: &str, opening_plies: usize) -> Se
         openings: 4,
         balanced: false,
         opening_plies,
-        levels: [levels.get(strong).expect("level").clone(), levels.get(weak).expect("level").clone()],
+        players: [strong, weak].map(|name| Contender::Level(levels.get(name).expect("level").clone())),
         seed: 11,
         threads: 2,
         table_megabytes: 4,

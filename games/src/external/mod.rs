@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Cell;
+use crate::board::{BoardGame, Cell, MoveError};
 use crate::registry::{GameKind, MatchSpec};
 pub use process::Connection;
 use process::Wait;
@@ -218,4 +218,36 @@ impl Connection {
         }
         answer
     }
+}
+
+/// Asks the engine on `connection` for its move in `state`, reached by `moves` from the start of `game`, where
+/// `rules` tell the rule set to the engine (`None`: no protocol can, and the engine is not asked). The move is
+/// checked against the rules (an illegal one ends the process); the answer is the move and the engine's
+/// evaluation, if it gave one.
+pub(crate) fn ask<G: BoardGame>(
+    game: &G,
+    rules: Option<EngineRules>,
+    state: &G::State,
+    moves: &[G::Move],
+    connection: &mut Connection,
+    turn: Duration,
+    stop: &AtomicBool,
+) -> Result<(G::Move, Option<f64>), EngineError> {
+    let name = connection.spec().name.clone();
+    let Some(rules) = rules else {
+        let reason = "no engine protocol plays this rule set from this start".to_string();
+        return Err(EngineError::Unplayable { name, reason });
+    };
+    let position =
+        EnginePosition { rules, size: game.board_size(), moves: moves.iter().map(|&mv| game.cell_of(mv)).collect() };
+    let answer = connection.best_move(&position, turn, stop)?;
+    let mv = match answer.cell {
+        Some(cell) => game.move_at(state, cell),
+        None => game.pass_move(state).ok_or(MoveError::NoPass),
+    };
+    mv.map(|mv| (mv, answer.eval)).map_err(|e| {
+        connection.end();
+        let mv = answer.cell.map_or_else(|| "a pass".to_string(), |c| format!("({}, {})", c.x, c.y));
+        EngineError::Illegal { name, mv, reason: e.to_string() }
+    })
 }
