@@ -114,7 +114,7 @@ fn a_crash_an_illegal_move_and_nonsense_are_errors_that_name_the_engine() {
     let stubborn = script(
         "Stubborn",
         Protocol::Pbrain,
-        "while read line; do case $line in START*) echo OK;; DONE|BEGIN) echo 7,7;; esac; done",
+        "while read line; do case $line in START*) echo OK;; DONE|BEGIN|TURN*) echo 7,7;; esac; done",
     );
     let mut game = gomoku("freestyle");
     let mv = ask(game.as_ref(), &stubborn, 100).expect("the centre");
@@ -190,4 +190,35 @@ fn an_nboard_evaluation_in_discs_becomes_the_othello_score() {
     assert!(analysis.is_judgement(), "an evaluation was given");
     assert_eq!(analysis.external.expect("an engine's answer").engine, "Confident");
     assert_eq!(game.describe_score(analysis.score, analysis.exact), "+3.5 discs");
+}
+
+#[test]
+fn a_brain_hears_turn_for_one_move_on_board_otherwise_and_start_for_each_new_game() {
+    let dir = std::env::temp_dir().join(format!("tabula-brain-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    // Logs every command word and answers the first free point of the top row.
+    let brain = script(
+        "Logger",
+        Protocol::Pbrain,
+        &format!(
+            "n=0; while read line; do echo \"${{line%% *}}\" >> {log}; case $line in START*) echo OK; n=0;; \
+             BEGIN|TURN*|DONE) echo $n,0; n=$((n+1));; esac; done",
+            log = dir.join("log").display()
+        ),
+    );
+    let mut game = gomoku("freestyle");
+    let first = ask(game.as_ref(), &brain, 500).expect("a move");
+    game.play_notation(&first).expect("legal");
+    game.play_notation("h8").expect("legal");
+    let second = ask(game.as_ref(), &brain, 500).expect("a move");
+    game.play_notation(&second).expect("legal");
+    game.play_notation("h9").expect("legal");
+    game.play_notation("h10").expect("legal");
+    game.play_notation("h11").expect("legal");
+    ask(game.as_ref(), &brain, 500).expect("a move");
+    ask(gomoku("freestyle").as_ref(), &brain, 500).expect("a move");
+    let log = std::fs::read_to_string(dir.join("log")).expect("the log");
+    let commands: Vec<&str> = log.lines().filter(|c| !matches!(*c, "INFO" | "DONE") && !c.contains(',')).collect();
+    assert_eq!(commands, ["START", "BEGIN", "TURN", "BOARD", "START", "BEGIN"], "{log}");
+    std::fs::remove_dir_all(&dir).ok();
 }

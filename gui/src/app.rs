@@ -28,7 +28,8 @@ use crate::settings::Settings;
 use crate::stats::Statistics;
 use crate::storage::Paths;
 use crate::theme::iced_theme;
-use tabula_games::registry::{self, GameKind};
+use tabula_games::arena::Contender;
+use tabula_games::registry::{self, GameKind, MatchSpec};
 use tabula_games::save_file::MatchFactory;
 use tabula_games::setup::LevelChoice;
 
@@ -411,9 +412,16 @@ impl App {
                     Task::none()
                 }
                 Some(compare::Action::RunSeries) => {
-                    let level = self.compare.series_level(self.computer.levels());
+                    let level = Contender::Level(self.compare.series_level(self.computer.levels()));
+                    let opponent = self.compare.series_opponent.as_deref().and_then(|name| self.settings.engine(name));
+                    let second = match opponent {
+                        Some(spec) => {
+                            Contender::External { spec: spec.clone(), turn: self.settings.engine_move_time() }
+                        }
+                        None => level.clone(),
+                    };
                     let generation = self.computer.next_generation();
-                    self.compare.start_series(level, generation, Message::SeriesFinished)
+                    self.compare.start_series([level, second], generation, Message::SeriesFinished)
                 }
                 Some(compare::Action::Back) => self.go(Route::Home),
                 None => Task::none(),
@@ -841,9 +849,13 @@ impl App {
             }),
             (Screen::Compare, _) => {
                 let can_replay = self.play.as_ref().is_some_and(|p| p.kind() == self.compare.game);
-                let names = self.computer.levels().all().iter().map(|l| l.name.clone()).collect();
-                let level = self.compare.series_level(self.computer.levels()).name;
-                focus.nest(Message::Compare, |focus| compare::view(focus, &self.compare, can_replay, level, names))
+                let protocol = MatchSpec::default_for(self.compare.game).engine_protocol();
+                let choices = compare::SeriesChoices {
+                    level: self.compare.series_level(self.computer.levels()).name,
+                    levels: self.computer.levels().all().iter().map(|l| l.name.clone()).collect(),
+                    engines: self.settings.engines_for(protocol).map(|e| e.name.clone()).collect(),
+                };
+                focus.nest(Message::Compare, |focus| compare::view(focus, &self.compare, can_replay, choices))
             }
             (Screen::Home, _) => {
                 let can_continue = self.play.as_ref().is_some_and(|p| !p.is_over()) || self.journal.has_unfinished();

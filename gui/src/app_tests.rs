@@ -1078,3 +1078,30 @@ fn the_engine_form_refuses_what_cannot_start_and_edits_what_it_saved() {
     let saved = crate::settings::Settings::load(&dir.paths().settings()).0;
     assert!(saved.engines.is_empty() && saved.hint_engine.is_empty(), "gone, and no longer giving hints");
 }
+
+#[test]
+fn a_series_against_an_engine_plays_only_the_rule_sets_its_protocol_tells() {
+    use crate::screen::compare::Msg;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    for msg in [
+        settings_screen::Msg::EngineName("Edax".into()),
+        settings_screen::Msg::EngineProtocol(tabula_games::external::Protocol::NBoard),
+        settings_screen::Msg::EngineCommand("edax".into()),
+        settings_screen::Msg::SaveEngine,
+    ] {
+        let _ = app.update(Message::Settings(msg));
+    }
+    let _ = app.update(Message::Go(Route::Compare));
+    let _ = app.update(Message::Compare(Msg::Game(GameKind::Othello)));
+    let _ = app.update(Message::Compare(Msg::SeriesOpponent("Edax".into())));
+    let _ = app.update(Message::Compare(Msg::RunSeries));
+    let run = app.comparison().series.as_ref().expect("a series runs");
+    let rows: Vec<String> = run.progress().rows.iter().map(|(name, _)| name.clone()).collect();
+    assert_eq!(rows, ["Othello"], "NBoard tells standard 8x8 Othello only");
+    assert_eq!(app.comparison().series_skipped.len(), GameKind::Othello.rule_sets().len() - 1);
+    let _ = app.update(Message::Compare(Msg::StopSeries));
+    let _ = app.update(Message::Compare(Msg::SeriesOpponent(String::new())));
+    let _ = app.update(Message::Compare(Msg::RunSeries));
+    assert!(app.comparison().series_skipped.is_empty(), "the level against itself plays every rule set");
+}

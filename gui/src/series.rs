@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use iced::Task;
-use tabula_core::Level;
 use tabula_games::BoardGame;
 use tabula_games::arena::{self, Contender, SeriesConfig, SeriesSummary};
 use tabula_games::registry::{GameVisitor, MatchSpec};
@@ -72,10 +71,11 @@ impl GameVisitor for Visit<'_> {
 }
 
 /// Starts a series of `games` games per spec (rounded up to even: each opening is played twice with colours
-/// swapped), both sides at `level`; the finished progress comes back as a message carrying `generation`.
+/// swapped) between `players` (the same level twice to measure the first player's edge); the finished progress
+/// comes back as a message carrying `generation`.
 pub fn start<M: Send + 'static>(
     specs: Vec<(String, MatchSpec)>,
-    level: Level,
+    players: [Contender; 2],
     games: usize,
     generation: u64,
     on_done: fn(u64, Progress) -> M,
@@ -91,7 +91,7 @@ pub fn start<M: Send + 'static>(
                 openings,
                 balanced: true,
                 opening_plies: 4,
-                players: [Contender::Level(level.clone()), Contender::Level(level.clone())],
+                players: players.clone(),
                 seed: 20_260_101 + row as u64,
                 threads: 1,
                 table_megabytes: 8,

@@ -145,10 +145,15 @@ impl Settings {
         self.engines.iter().find(|e| e.name == name)
     }
 
+    /// The registered engines that speak `protocol` (none when it is `None`: no engine can play the game).
+    pub fn engines_for(&self, protocol: Option<Protocol>) -> impl Iterator<Item = &EngineSpec> {
+        self.engines.iter().filter(move |e| Some(e.protocol) == protocol)
+    }
+
     /// The engine chosen for hints, if it speaks `protocol` (the game's; `None` when no engine can play it).
     #[must_use]
     pub fn hint_engine_for(&self, protocol: Option<Protocol>) -> Option<&EngineSpec> {
-        self.engine(&self.hint_engine).filter(|e| Some(e.protocol) == protocol)
+        self.engines_for(protocol).find(|e| e.name == self.hint_engine)
     }
 
     /// The time an external engine is given for a move.

@@ -1,5 +1,7 @@
-//! The manager's side of the Gomocup brain protocol: `START` and `INFO rule` once per board and rule, the time
-//! limits, the position as a `BOARD` block, then the brain's `x,y`.
+//! The manager's side of the Gomocup brain protocol, as Piskvork speaks it: `START` and `INFO rule` for a new
+//! board, rule or game, the time limits, then `BEGIN` on an empty board, `TURN x,y` when the position is the
+//! brain's last one plus the opponent's move, a `BOARD` block otherwise; then the brain's `x,y`. (Incremental
+//! turns keep a brain's own state: AIWine, told a `BOARD` every move, came to play on occupied squares.)
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -29,7 +31,8 @@ pub(super) fn best_move(
     conn.start()?;
     let (width, height) = position.size;
     let setup = format!("{width}x{height} rule {rule}");
-    if conn.told.as_deref() != Some(setup.as_str()) {
+    let new_game = position.moves.is_empty() && conn.known.as_ref().is_none_or(|known| !known.is_empty());
+    if conn.told.as_deref() != Some(setup.as_str()) || new_game {
         conn.send(&if width == height { format!("START {width}") } else { format!("RECTSTART {width},{height}") })?;
         let line = next_reply(conn, Wait::new(START_TIME), stop)?;
         if line != "OK" {
@@ -37,6 +40,7 @@ pub(super) fn best_move(
         }
         conn.send(&format!("INFO rule {rule}"))?;
         conn.told = Some(setup);
+        conn.known = Some(Vec::new());
     }
     let turn_ms = u64::try_from(turn.as_millis()).unwrap_or(u64::MAX).max(1);
     for info in [
@@ -48,8 +52,12 @@ pub(super) fn best_move(
     }
     let stones: Vec<(usize, Cell)> =
         position.moves.iter().enumerate().filter_map(|(i, cell)| Some((i, (*cell)?))).collect();
+    let known = conn.known.take().unwrap_or_default();
+    let next = position.moves.split_last().filter(|(_, before)| *before == known.as_slice()).and_then(|(mv, _)| *mv);
     if stones.is_empty() {
         conn.send("BEGIN")?;
+    } else if let Some(cell) = next {
+        conn.send(&format!("TURN {},{}", cell.x, cell.y))?;
     } else {
         let own = position.moves.len() % 2;
         conn.send("BOARD")?;
@@ -67,6 +75,9 @@ pub(super) fn best_move(
         other => other?,
     };
     let cell = parse_cell(&line, position.size).map_err(|problem| protocol_error(conn, &line, problem))?;
+    let mut known = position.moves.clone();
+    known.push(Some(cell));
+    conn.known = Some(known);
     Ok(EngineMove { cell: Some(cell), eval: None })
 }
 

@@ -8,6 +8,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::{EngineError, EngineSpec};
+use crate::board::Cell;
 
 /// How often a wait looks at its stop flag.
 const POLL: Duration = Duration::from_millis(20);
@@ -36,6 +37,8 @@ pub struct Connection {
     live: Option<Live>,
     /// What the protocol has already told the running process (a game's size and rules), so it is said once.
     pub(super) told: Option<String>,
+    /// The moves the running process's board holds, when known: a position one move on is told as that move.
+    pub(super) known: Option<Vec<Option<Cell>>>,
 }
 
 #[derive(Debug)]
@@ -49,7 +52,7 @@ impl Connection {
     /// The engine `spec`, not started yet.
     #[must_use]
     pub fn new(spec: EngineSpec) -> Connection {
-        Connection { spec, live: None, told: None }
+        Connection { spec, live: None, told: None, known: None }
     }
 
     /// How it is started.
@@ -103,6 +106,7 @@ impl Connection {
         });
         self.live = Some(Live { child, stdin, lines });
         self.told = None;
+        self.known = None;
         Ok(true)
     }
 
@@ -142,6 +146,7 @@ impl Connection {
             let _ = live.child.wait();
         }
         self.told = None;
+        self.known = None;
     }
 }
 

@@ -5,6 +5,7 @@ use iced::Task;
 use iced::widget::{button, column, progress_bar, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_core::{GameResult, Level, Levels};
+use tabula_games::arena::Contender;
 
 use crate::focus::Focus;
 use crate::screen::rules::choices_of;
@@ -29,6 +30,8 @@ pub enum Msg {
     StopSeries,
     /// The level both sides of the series play at, by name.
     SeriesLevel(String),
+    /// The second side of the series: a registered engine by name, or empty for the same level.
+    SeriesOpponent(String),
     /// Games per rule set in the series.
     SeriesGames(usize),
     /// Back to the home screen.
@@ -81,6 +84,10 @@ pub struct Compare {
     pub series_level: Option<String>,
     /// Games per rule set in the next series.
     pub series_games: usize,
+    /// The registered engine that plays the level in the next series, by name (`None`: the level plays itself).
+    pub series_opponent: Option<String>,
+    /// The chosen rule sets the last series left out, because its engine cannot play them.
+    pub series_skipped: Vec<String>,
 }
 
 impl Compare {
@@ -96,6 +103,8 @@ impl Compare {
             series_result: None,
             series_level: None,
             series_games: SERIES_GAMES[0],
+            series_opponent: None,
+            series_skipped: Vec::new(),
         }
     }
 
@@ -108,6 +117,7 @@ impl Compare {
                 *self = Compare { series_level: level, series_games: games, ..Compare::new(game) };
             }
             Msg::SeriesLevel(name) => self.series_level = Some(name),
+            Msg::SeriesOpponent(name) => self.series_opponent = (!name.is_empty()).then_some(name),
             Msg::SeriesGames(games) => self.series_games = games,
             Msg::Toggle(id, true) if !self.selected.contains(&id) => self.selected.push(id),
             Msg::Toggle(id, false) => self.selected.retain(|s| *s != id),
@@ -138,23 +148,29 @@ impl Compare {
         self.game.rule_sets().into_iter().filter(|r| self.selected.iter().any(|s| s == r.id))
     }
 
-    /// Starts a series under the chosen rule sets at `level`, numbered `generation`; its tallies come back
-    /// through `on_done`. Nothing starts when no rule set is chosen.
+    /// Starts a series under the chosen rule sets between `players`, numbered `generation`; its tallies come back
+    /// through `on_done`. An external engine plays only the rule sets its protocol can tell it; nothing starts
+    /// when no rule set is left.
     pub fn start_series<M: Send + 'static>(
         &mut self,
-        level: Level,
+        players: [Contender; 2],
         generation: u64,
         on_done: fn(u64, series::Progress) -> M,
     ) -> Task<M> {
         let game = self.game;
-        let specs: Vec<(String, MatchSpec)> = self
+        let protocol = players.iter().find_map(|p| match p {
+            Contender::External { spec, .. } => Some(spec.protocol),
+            Contender::Level(_) => None,
+        });
+        let (specs, skipped): (Vec<(String, MatchSpec)>, Vec<_>) = self
             .chosen()
             .map(|r| (r.name.to_string(), MatchSpec { game, rule_set: r.id.to_string(), board_size: None }))
-            .collect();
+            .partition(|(_, spec)| protocol.is_none() || spec.engine_protocol() == protocol);
+        self.series_skipped = skipped.into_iter().map(|(name, _)| name).collect();
         if specs.is_empty() {
             return Task::none();
         }
-        let (run, task) = series::start(specs, level, self.series_games, generation, on_done);
+        let (run, task) = series::start(specs, players, self.series_games, generation, on_done);
         self.series = Some(run);
         self.series_result = None;
         task
@@ -218,14 +234,23 @@ pub fn replay(spec: &MatchSpec, name: &str, moves: &[String], factory: MatchFact
     Replay { rule_set: name.into(), summary, played, result }
 }
 
-/// The compare screen; `can_replay` says whether there is a game of this kind to replay, `level_name` is the
-/// series' level and `level_names` the levels to pick from.
+/// What the series can be played with: the series' level and the levels to pick from, and the registered
+/// engines that play the compared game.
+pub struct SeriesChoices {
+    /// The level of the series.
+    pub level: String,
+    /// Every level, by name.
+    pub levels: Vec<String>,
+    /// The engines that can take the second side, by name.
+    pub engines: Vec<String>,
+}
+
+/// The compare screen; `can_replay` says whether there is a game of this kind to replay.
 pub fn view<'a>(
     focus: &Focus<Msg>,
     compare: &'a Compare,
     can_replay: bool,
-    level_name: String,
-    level_names: Vec<String>,
+    choices: SeriesChoices,
 ) -> Element<'a, Msg> {
     let games: Vec<(GameKind, String)> = GameKind::ALL.iter().map(|&g| (g, g.name().to_string())).collect();
     let game_row = segmented(focus, "Game", &games, &compare.game, Msg::Game);
@@ -294,24 +319,49 @@ pub fn view<'a>(
     let cards = column![
         card(column![heading("Rules side by side"), table].spacing(10)).width(Fill),
         card(replay_box).width(Fill),
-        card(series_view(focus, compare, chosen.len(), level_name, level_names)).width(Fill),
+        card(series_view(focus, compare, chosen.len(), choices)).width(Fill),
     ]
     .spacing(16);
     let content = column![game_row, picks, scrollable(cards).height(Fill)].spacing(16);
     page(focus, "Compare rule sets", Msg::Back, content)
 }
 
+/// The second side of a series in its menu: an engine's name, or empty for the series' level itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Opponent(String);
+
+impl std::fmt::Display for Opponent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.as_str() {
+            "" => f.write_str("The same level"),
+            name => write!(f, "{name} (engine)"),
+        }
+    }
+}
+
 fn series_view<'a>(
     focus: &Focus<Msg>,
     compare: &'a Compare,
     chosen: usize,
-    level_name: String,
-    level_names: Vec<String>,
+    choices: SeriesChoices,
 ) -> Element<'a, Msg> {
     let counts: Vec<(usize, String)> = SERIES_GAMES.iter().map(|&n| (n, n.to_string())).collect();
-    let settings = row![
+    let SeriesChoices { level: level_name, levels: level_names, engines } = choices;
+    let mut settings = row![
         text("Level").size(15),
-        pick(focus, "Series level", level_names, Some(level_name), Msg::SeriesLevel, Length::Fixed(180.0)),
+        pick(focus, "Series level", level_names, Some(level_name.clone()), Msg::SeriesLevel, Length::Fixed(150.0)),
+    ]
+    .spacing(12)
+    .align_y(iced::Center);
+    if !engines.is_empty() {
+        let opponents: Vec<Opponent> =
+            std::iter::once(Opponent(String::new())).chain(engines.into_iter().map(Opponent)).collect();
+        let picked = Opponent(compare.series_opponent.clone().unwrap_or_default());
+        let on_pick = |o: Opponent| Msg::SeriesOpponent(o.0);
+        settings = settings.push(text("against").size(15));
+        settings = settings.push(pick(focus, "Series opponent", opponents, Some(picked), on_pick, Length::Shrink));
+    }
+    let games = row![
         text("Games per rule set").size(15),
         segmented(focus, "Series games", &counts, &compare.series_games, Msg::SeriesGames),
     ]
@@ -326,6 +376,7 @@ fn series_view<'a>(
         )
         .size(14),
         settings,
+        games,
     ]
     .spacing(8);
     let progress = match &compare.series {
@@ -365,6 +416,28 @@ fn series_view<'a>(
                 if played { format!("{:.1} moves", s.average_length()) } else { "–".into() },
             ]));
         }
+        if let Some(engine) = &compare.series_opponent {
+            for (name, s) in progress.rows.iter().filter(|(_, s)| s.games > 0) {
+                let (score, interval) = s.level_a_score();
+                let forfeits = match s.forfeits {
+                    0 => String::new(),
+                    1 => ", one lost by the engine's error".into(),
+                    n => format!(", {n} lost by the engine's errors"),
+                };
+                body = body.push(text(format!(
+                    "{name}: {level_name} scored {:.0}% ± {:.0}% against {engine} (won {}, lost {}, drew {}{forfeits})",
+                    score * 100.0,
+                    interval * 100.0,
+                    s.level_wins[0],
+                    s.level_wins[1],
+                    s.draws,
+                )).size(14));
+            }
+        }
+    }
+    if !compare.series_skipped.is_empty() {
+        let skipped = compare.series_skipped.join(", ");
+        body = body.push(text(format!("Left out: {skipped} (no engine protocol plays it).")).size(14));
     }
     body.into()
 }
