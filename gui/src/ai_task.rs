@@ -122,8 +122,8 @@ pub fn prepare(
     (thinking, Request { job: Job::Search(job), generation, purpose, min_time, progress })
 }
 
-/// Prepares asking the external engine on `connection` for its move in `game`'s current position, with `turn` to
-/// think (a move or a hint; the engine gives one line, without progress).
+/// Prepares asking the external engine on `connection` for its move in `game`'s current position (for a review,
+/// the position it names), with `turn` to think; the engine gives one line, without progress.
 #[must_use]
 pub fn prepare_engine(
     game: &dyn Match,
@@ -135,7 +135,11 @@ pub fn prepare_engine(
 ) -> (Thinking, Request) {
     let stop = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(Mutex::new(None));
-    let job = game.engine_job(game.ply(), connection, turn, stop.clone());
+    let ply = match purpose {
+        Purpose::Review(ply) => ply,
+        Purpose::Move | Purpose::Hint | Purpose::Values(_) => game.ply(),
+    };
+    let job = game.engine_job(ply, connection, turn, stop.clone());
     let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
     (thinking, Request { job: Job::Engine(job), generation, purpose, min_time, progress })
 }

@@ -1105,3 +1105,41 @@ fn a_series_against_an_engine_plays_only_the_rule_sets_its_protocol_tells() {
     let _ = app.update(Message::Compare(Msg::RunSeries));
     assert!(app.comparison().series_skipped.is_empty(), "the level against itself plays every rule set");
 }
+
+#[test]
+fn the_hint_engine_reviews_a_game_when_it_gives_evaluations_and_says_so_when_it_does_not() {
+    use tabula_games::external::Protocol;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let judge = "sh -c 'while read l; do case $l in ping*) echo \"pong ${l#ping }\";; go) echo \"=== F5/2.0\";; \
+                 esac; done'";
+    let silent = "sh -c 'while read l; do case $l in START*) echo OK;; BEGIN) echo 0,0;; esac; done'";
+    for (name, protocol, command) in [("Judge", Protocol::NBoard, judge), ("Silent", Protocol::Pbrain, silent)] {
+        for msg in [
+            settings_screen::Msg::EngineName(name.into()),
+            settings_screen::Msg::EngineProtocol(protocol),
+            settings_screen::Msg::EngineCommand(command.into()),
+            settings_screen::Msg::SaveEngine,
+        ] {
+            let _ = app.update(Message::Settings(msg));
+        }
+    }
+    for (game, engine) in [(GameKind::Othello, "Judge"), (GameKind::Gomoku, "Silent")] {
+        let _ = app.update(Message::Settings(settings_screen::Msg::HintEngine(engine.into())));
+        let _ = app.update(Message::Go(Route::NewGame(game)));
+        let _ = app.update(Message::NewGame(new_game::Msg::Computer(Player::Second, false)));
+        let _ = app.update(Message::NewGame(new_game::Msg::Start));
+        let _ = app.update(Message::Play(play::Msg::Review));
+        assert_eq!(answer(&mut app), 1, "{engine} judges the start");
+        let play = app.play().expect("game");
+        let status = play.status.clone().unwrap_or_default();
+        if engine == "Judge" {
+            assert!(play.evaluations.first().copied().flatten().is_some(), "the start is judged");
+            assert!(status.starts_with("Review done"), "{status}");
+        } else {
+            assert!(play.evaluations.iter().all(Option::is_none));
+            assert!(status.starts_with("Silent gives no evaluations, so it cannot review a game"), "{status}");
+        }
+        assert!(!play.reviewing);
+    }
+}

@@ -113,10 +113,14 @@ impl Computer {
         self.start(play, &level, Purpose::Values(VALUE_LINES), Duration::ZERO, settings)
     }
 
-    /// Starts judging the position after `ply` moves of `play`, for its review.
+    /// Starts judging the position after `ply` moves of `play`, for its review: by the engine that gives hints,
+    /// if one does for this game.
     pub fn review(&mut self, play: &mut Play, ply: usize, settings: &Settings) -> Task<Finished> {
         if play.thinking.is_some() {
             return Task::none();
+        }
+        if let Some(spec) = settings.hint_engine_for(play.game.engine_protocol()) {
+            return self.ask_engine(play, &spec.clone(), Purpose::Review(ply), Duration::ZERO, settings);
         }
         let level = self.advice_level(REVIEW_MS);
         self.start(play, &level, Purpose::Review(ply), Duration::ZERO, settings)

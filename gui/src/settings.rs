@@ -103,7 +103,7 @@ pub struct Settings {
     pub search_threads: usize,
     /// How long an external engine may think about a move, in milliseconds (the protocols' turn time).
     pub engine_move_ms: u64,
-    /// The registered engine that gives hints, by name; empty for Tabula's own search.
+    /// The registered engine that gives hints and reviews games, by name; empty for Tabula's own search.
     pub hint_engine: String,
     /// External engines the player registered, chosen like levels (kept last: TOML writes tables after values).
     pub engines: Vec<EngineSpec>,

@@ -546,6 +546,14 @@ impl Play {
                     self.status = Some("No values: there is nothing to play.".into());
                 }
             }
+            (Purpose::Review(_), Some(analysis)) if !analysis.is_judgement() => {
+                let name = analysis.external.map(|e| e.engine).unwrap_or_default();
+                self.reviewing = false;
+                self.status = Some(format!(
+                    "{name} gives no evaluations, so it cannot review a game: choose Tabula's own search under Hints and \
+                     reviews from, in Settings."
+                ));
+            }
             (Purpose::Review(ply), analysis) => {
                 if let Some(analysis) = analysis {
                     let mover = self.game.snapshot(ply).to_move;

@@ -341,7 +341,7 @@ fn engines_card<'a>(focus: &Focus<Msg>, settings: &'a Settings, form: &'a Engine
     let mut sources = vec![HintSource(String::new())];
     sources.extend(settings.engines.iter().map(|e| HintSource(e.name.clone())));
     let source = HintSource(settings.hint_engine.clone());
-    body = body.push(list(focus, "Hints from", sources, source, |s: HintSource| Msg::HintEngine(s.0)));
+    body = body.push(list(focus, "Hints and reviews from", sources, source, |s: HintSource| Msg::HintEngine(s.0)));
     let field = |name: &'static str, id: &'static str, hint: &'a str, value: &'a str, on: fn(String) -> Msg| {
         labelled(name, focus.text_field(name, id, text_input(hint, value).on_input(on).on_submit(Msg::SaveEngine)))
     };
