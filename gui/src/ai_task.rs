@@ -108,18 +108,13 @@ pub fn prepare(
     purpose: Purpose,
     min_time: Duration,
 ) -> (Thinking, Request) {
-    let stop = Arc::new(AtomicBool::new(false));
-    let progress = Arc::new(Mutex::new(None));
-    let ply = match purpose {
-        Purpose::Review(ply) => ply,
-        Purpose::Move | Purpose::Hint | Purpose::Values(_) => game.ply(),
-    };
-    let job = match purpose {
-        Purpose::Values(lines) => game.lines_job(lines, level, seed, threads, stop.clone()),
-        _ => game.think_job_at(ply, level, seed, threads, stop.clone()),
-    };
-    let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
-    (thinking, Request { job: Job::Search(job), generation, purpose, min_time, progress })
+    let ply = purpose.ply(game);
+    pair(generation, purpose, min_time, |stop| {
+        Job::Search(match purpose {
+            Purpose::Values(lines) => game.lines_job(lines, level, seed, threads, stop),
+            _ => game.think_job_at(ply, level, seed, threads, stop),
+        })
+    })
 }
 
 /// Prepares asking the external engine on `connection` for its move in `game`'s current position (for a review,
@@ -133,15 +128,32 @@ pub fn prepare_engine(
     purpose: Purpose,
     min_time: Duration,
 ) -> (Thinking, Request) {
+    let ply = purpose.ply(game);
+    pair(generation, purpose, min_time, |stop| Job::Engine(game.engine_job(ply, connection, turn, stop)))
+}
+
+impl Purpose {
+    /// The position the work is about: the one a review names, else the current one.
+    fn ply(self, game: &dyn Match) -> usize {
+        match self {
+            Purpose::Review(ply) => ply,
+            Purpose::Move | Purpose::Hint | Purpose::Values(_) => game.ply(),
+        }
+    }
+}
+
+/// The UI's view of a piece of work and the work itself, sharing its stop flag and progress.
+fn pair(
+    generation: u64,
+    purpose: Purpose,
+    min_time: Duration,
+    job: impl FnOnce(Arc<AtomicBool>) -> Job,
+) -> (Thinking, Request) {
     let stop = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(Mutex::new(None));
-    let ply = match purpose {
-        Purpose::Review(ply) => ply,
-        Purpose::Move | Purpose::Hint | Purpose::Values(_) => game.ply(),
-    };
-    let job = game.engine_job(ply, connection, turn, stop.clone());
+    let job = job(stop.clone());
     let thinking = Thinking { generation, purpose, started: Instant::now(), stop, progress: progress.clone() };
-    (thinking, Request { job: Job::Engine(job), generation, purpose, min_time, progress })
+    (thinking, Request { job, generation, purpose, min_time, progress })
 }
 
 impl Request {
