@@ -142,6 +142,8 @@ pub struct SeriesSummary {
     pub thinking: Duration,
     /// Games an external engine lost by an error of its own.
     pub forfeits: usize,
+    /// The first of those errors, in words.
+    pub first_forfeit: Option<String>,
 }
 
 impl SeriesSummary {
@@ -164,6 +166,9 @@ impl SeriesSummary {
         self.engine_moves += g.engine_moves;
         self.thinking += g.thinking;
         self.forfeits += usize::from(g.forfeit.is_some());
+        if self.first_forfeit.is_none() {
+            self.first_forfeit.clone_from(&g.forfeit);
+        }
     }
 
     /// The first player's score (win 1, draw 1/2) and the half-width of its 95% confidence interval.
@@ -380,6 +385,16 @@ mod tests {
         let (score, half_width) = s.first_player_score();
         assert!((score - 0.625).abs() < 1e-9);
         assert!(half_width > 0.0 && half_width < 0.5);
+    }
+
+    #[test]
+    fn forfeits_are_counted_and_the_first_reason_kept() {
+        let mut s = SeriesSummary::default();
+        let lost = |why: &str| GameRecord { forfeit: Some(why.into()), ..record(0, GameResult::Win(Player::First)) };
+        s.add(&record(0, GameResult::Draw));
+        s.add(&lost("Rapfi stopped running"));
+        s.add(&lost("Rapfi gave no answer within 3 s"));
+        assert_eq!((s.forfeits, s.first_forfeit.as_deref()), (2, Some("Rapfi stopped running")));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod board;
 pub mod checksum;
+pub mod clock;
 pub mod config;
 pub mod descriptor;
 pub mod engine;

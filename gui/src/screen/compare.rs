@@ -372,7 +372,8 @@ fn series_view<'a>(
         text(
             "Both sides at the same level, from each rule set's balanced openings (random ones where it has \
              none), each played with both colours: the first player's score shows the first-move edge the \
-             openings leave (50% is fair), with its 95% interval.",
+             openings leave (50% is fair), with its 95% interval. Against a registered engine, the level's score \
+             against it is shown too.",
         )
         .size(14),
         settings,
@@ -419,10 +420,11 @@ fn series_view<'a>(
         if let Some(engine) = &compare.series_opponent {
             for (name, s) in progress.rows.iter().filter(|(_, s)| s.games > 0) {
                 let (score, interval) = s.level_a_score();
+                let why = s.first_forfeit.as_deref().unwrap_or_default();
                 let forfeits = match s.forfeits {
                     0 => String::new(),
-                    1 => ", one lost by the engine's error".into(),
-                    n => format!(", {n} lost by the engine's errors"),
+                    1 => format!(", one lost by the engine's error: {why}"),
+                    n => format!(", {n} lost by the engine's errors, the first: {why}"),
                 };
                 body = body.push(text(format!(
                     "{name}: {level_name} scored {:.0}% ± {:.0}% against {engine} (won {}, lost {}, drew {}{forfeits})",
