@@ -347,10 +347,9 @@ impl App {
             Message::Answer(yes) => self.answer(yes),
             Message::Tick(now) => {
                 self.now = now;
-                if let Some(play) = &mut self.play {
-                    play.tick(now);
-                }
-                Task::none()
+                // A flag ends the game: count it and keep the autosave current.
+                let flagged = self.play.as_mut().is_some_and(|play| play.tick(now));
+                if flagged { self.sync_play() } else { Task::none() }
             }
             Message::Home(home::Msg::Go(route)) => self.go(route),
             Message::Home(home::Msg::Quit) => iced::exit(),
@@ -485,7 +484,8 @@ impl App {
         let default_level = self.default_level();
         if let Some(play) = &mut self.play {
             play.cancel_thinking();
-            self.form = Form::from_setup(&play.setup, default_level);
+            let before = std::mem::replace(&mut self.form, Form::from_setup(&play.setup, default_level));
+            self.form.keep_clock(&before);
         }
         self.came_from = self.screen;
         self.screen = Screen::NewGame;
@@ -720,7 +720,9 @@ impl App {
         let setup = self.form.setup();
         match (self.factory)(&setup.spec) {
             Ok(game) => {
-                self.play = Some(Play::new(setup, game));
+                let mut play = Play::new(setup, game);
+                play.clock = self.form.time_control().map(tabula_games::clock::Clock::new);
+                self.play = Some(play);
                 self.screen = Screen::Play;
                 self.form_error = None;
                 self.sync_play()
@@ -801,9 +803,10 @@ impl App {
         let Some(play) = self.play.as_ref().filter(|_| self.screen == Screen::Play) else {
             return keys;
         };
+        let clock_runs = play.clock.is_some() && !play.is_over() && !play.paused;
         let clock = if play.animation.is_some() || play.flash.is_some() {
             time::every(Duration::from_millis(16)).map(Message::Tick)
-        } else if play.thinking.is_some() {
+        } else if play.thinking.is_some() || clock_runs {
             time::every(Duration::from_millis(150)).map(Message::Tick)
         } else {
             Subscription::none()

@@ -1143,3 +1143,43 @@ fn the_hint_engine_reviews_a_game_when_it_gives_evaluations_and_says_so_when_it_
         assert!(!play.reviewing);
     }
 }
+
+#[test]
+fn the_side_to_move_uses_its_time_a_flag_loses_and_a_pause_stops_both_clocks() {
+    use crate::screen::new_game::{ClockKind, Msg};
+    use std::time::{Duration, Instant};
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    for msg in [Msg::Clock(ClockKind::PerMove), Msg::MoveSeconds(5), Msg::Computer(Player::Second, false), Msg::Start] {
+        let _ = app.update(Message::NewGame(msg));
+    }
+    let secs = Duration::from_secs;
+    let t0 = Instant::now();
+    let _ = app.update(Message::Tick(t0));
+    let clock = app.play().and_then(|p| p.clock.clone()).expect("a clock");
+    assert_eq!(clock.running(), Some(Player::First));
+    let _ = app.update(Message::Tick(t0 + secs(4)));
+    assert!(!app.play().expect("game").is_over(), "Black has a second left");
+    click(&mut app, 1, 1);
+    let _ = app.update(Message::Tick(t0 + secs(4)));
+    let play = app.play().expect("game");
+    assert_eq!(play.clock.as_ref().map(|c| c.left(Player::First, t0 + secs(4))), Some(secs(5)), "full again");
+    assert_eq!(play.clock.as_ref().and_then(tabula_games::clock::Clock::running), Some(Player::Second));
+    let _ = app.update(Message::Tick(t0 + secs(6)));
+    let play = app.play().expect("game");
+    assert_eq!(play.outcome().map(|o| o.result), Some(tabula_core::GameResult::Win(Player::First)));
+    assert_eq!(play.status.as_deref(), Some("White's time ran out."));
+    let _ = app.update(Message::Play(play::Msg::Undo));
+    assert_eq!(ply(&app), 1, "a lost flag is not taken back");
+
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let _ = app.update(Message::NewGame(Msg::Start));
+    let t1 = Instant::now();
+    let _ = app.update(Message::Tick(t1));
+    let _ = app.update(Message::Play(play::Msg::TogglePause));
+    let _ = app.update(Message::Tick(t1 + secs(60)));
+    let play = app.play().expect("game");
+    assert!(!play.is_over(), "paused: no clock runs");
+    assert_eq!(play.clock.as_ref().and_then(tabula_games::clock::Clock::running), None);
+}

@@ -72,8 +72,10 @@ impl Computer {
         if play.thinking.is_some() || !play.computer_to_move() {
             return Task::none();
         }
-        let pace = Duration::from_millis(settings.computer_pace_ms);
-        let level = match play.setup.seat(play.game.to_move()) {
+        // Under a clock the computer spends its share of its time, and no more waiting for the eye.
+        let budget = clock_budget(play);
+        let pace = if budget.is_some() { Duration::ZERO } else { Duration::from_millis(settings.computer_pace_ms) };
+        let mut level = match play.setup.seat(play.game.to_move()) {
             Seat::Computer(choice) => choice.resolve(&self.levels),
             Seat::Engine(name) => {
                 let Some(spec) = settings.engine(name) else {
@@ -84,10 +86,15 @@ impl Computer {
                     ));
                     return Task::none();
                 };
-                return self.ask_engine(play, &spec.clone(), Purpose::Move, pace, settings);
+                let turn = budget.map_or(settings.engine_move_time(), |b| b.min(settings.engine_move_time()));
+                return self.ask_engine(play, &spec.clone(), Purpose::Move, pace, turn);
             }
             Seat::Human => return Task::none(),
         };
+        if let Some(budget) = budget {
+            let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX).max(1);
+            level.time_ms = Some(level.time_ms.map_or(ms, |t| t.min(ms)));
+        }
         self.start(play, &level, Purpose::Move, pace, settings)
     }
 
@@ -98,7 +105,7 @@ impl Computer {
         }
         play.status = None;
         if let Some(spec) = settings.hint_engine_for(play.game.engine_protocol()) {
-            return self.ask_engine(play, &spec.clone(), Purpose::Hint, Duration::ZERO, settings);
+            return self.ask_engine(play, &spec.clone(), Purpose::Hint, Duration::ZERO, settings.engine_move_time());
         }
         let level = self.advice_level(HINT_MS);
         self.start(play, &level, Purpose::Hint, Duration::ZERO, settings)
@@ -120,7 +127,8 @@ impl Computer {
             return Task::none();
         }
         if let Some(spec) = settings.hint_engine_for(play.game.engine_protocol()) {
-            return self.ask_engine(play, &spec.clone(), Purpose::Review(ply), Duration::ZERO, settings);
+            let turn = settings.engine_move_time();
+            return self.ask_engine(play, &spec.clone(), Purpose::Review(ply), Duration::ZERO, turn);
         }
         let level = self.advice_level(REVIEW_MS);
         self.start(play, &level, Purpose::Review(ply), Duration::ZERO, settings)
@@ -150,18 +158,17 @@ impl Computer {
         self.run(play, thinking, request)
     }
 
-    /// Asks the external engine `spec` for its move in `play`'s position.
+    /// Asks the external engine `spec` for its move in `play`'s position, with `turn` to think.
     fn ask_engine(
         &mut self,
         play: &mut Play,
         spec: &EngineSpec,
         purpose: Purpose,
         pace: Duration,
-        settings: &Settings,
+        turn: Duration,
     ) -> Task<Finished> {
         let connection = self.connection(spec);
         let generation = self.next_generation();
-        let turn = settings.engine_move_time();
         let (thinking, request) =
             ai_task::prepare_engine(play.game.as_ref(), connection, turn, generation, purpose, pace);
         self.run(play, thinking, request)
@@ -198,6 +205,15 @@ impl Computer {
             AiRunner::Background => Vec::new(),
         }
     }
+}
+
+/// The most the side to move in `play` may spend on its move under the game's clock, if it has one: its share of
+/// its time, reckoning with about half the empty cells (at most 30, at least 6) as its moves to come.
+fn clock_budget(play: &Play) -> Option<Duration> {
+    let clock = play.clock.as_ref()?;
+    let (w, h) = play.game.board_size();
+    let moves_left = ((w * h).saturating_sub(play.game.ply()) / 2).clamp(6, 30);
+    Some(clock.budget(play.game.to_move(), std::time::Instant::now(), moves_left))
 }
 
 /// Tries the engine `spec` describes: a fresh process asked for a move at the start of the standard game its

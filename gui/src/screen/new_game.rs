@@ -6,6 +6,7 @@ use std::fmt;
 use iced::widget::{button, column, row, scrollable, text};
 use iced::{Element, Fill, Length, Padding};
 use tabula_core::{Level, Levels, Player};
+use tabula_games::clock::TimeControl;
 use tabula_games::external::{EngineSpec, Protocol};
 
 use crate::focus::Focus;
@@ -30,6 +31,14 @@ pub enum Msg {
     Engine(Player, String),
     /// A side's custom depth.
     Depth(Player, u32),
+    /// The kind of clock.
+    Clock(ClockKind),
+    /// Seconds a move, for a clock per move.
+    MoveSeconds(u32),
+    /// Minutes a game, for a clock per game.
+    GameMinutes(u32),
+    /// Seconds added for each move, for a clock per game.
+    IncrementSeconds(u32),
     /// Start the game the form describes.
     Start,
     /// Back to where the form was opened from.
@@ -62,6 +71,17 @@ impl fmt::Display for LevelItem {
             LevelItem::Engine(name) => write!(f, "{name} (engine)"),
         }
     }
+}
+
+/// Which clock a game is played with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockKind {
+    /// No clock.
+    Off,
+    /// A time for every move.
+    PerMove,
+    /// A time for the whole game, with an increment.
+    PerGame,
 }
 
 /// A rule set in the menu.
@@ -104,6 +124,14 @@ pub struct Form {
     pub engines: [Option<String>; 2],
     /// The protocol an external engine needs for the chosen rule set (`None`: no engine can play it).
     pub engine_protocol: Option<Protocol>,
+    /// The kind of clock.
+    pub clock: ClockKind,
+    /// Seconds a move (per move).
+    pub move_seconds: u32,
+    /// Minutes a game (per game).
+    pub game_minutes: u32,
+    /// Seconds added for each move (per game).
+    pub increment_seconds: u32,
 }
 
 impl Form {
@@ -119,6 +147,10 @@ impl Form {
             levels: [level.clone(), level],
             engines: [None, None],
             engine_protocol: None,
+            clock: ClockKind::Off,
+            move_seconds: 10,
+            game_minutes: 5,
+            increment_seconds: 3,
         };
         form.fit_board_size();
         form
@@ -166,9 +198,9 @@ impl Form {
     pub fn update(&mut self, msg: Msg) -> Option<Action> {
         match msg {
             Msg::Game(game) => {
-                let levels = self.levels.clone();
-                *self = Form::new(game, levels[1].clone());
-                self.levels = levels;
+                let before = self.clone();
+                *self = Form { levels: before.levels.clone(), ..Form::new(game, before.levels[1].clone()) };
+                self.keep_clock(&before);
             }
             Msg::RuleSet(id) => {
                 self.rule_set = id;
@@ -185,10 +217,36 @@ impl Form {
             }
             Msg::Engine(p, name) => self.engines[p.index()] = Some(name),
             Msg::Depth(p, depth) => self.levels[p.index()] = LevelChoice::Custom(depth.clamp(1, MAX_CUSTOM_DEPTH)),
+            Msg::Clock(kind) => self.clock = kind,
+            Msg::MoveSeconds(secs) => self.move_seconds = secs.clamp(1, 600),
+            Msg::GameMinutes(minutes) => self.game_minutes = minutes.clamp(1, 180),
+            Msg::IncrementSeconds(secs) => self.increment_seconds = secs.min(60),
             Msg::Start => return Some(Action::Start),
             Msg::Back => return Some(Action::Back),
         }
         None
+    }
+
+    /// Takes the clock choices of `other` (a form for another game, or the one before).
+    pub fn keep_clock(&mut self, other: &Form) {
+        self.clock = other.clock;
+        self.move_seconds = other.move_seconds;
+        self.game_minutes = other.game_minutes;
+        self.increment_seconds = other.increment_seconds;
+    }
+
+    /// The time control chosen, if any.
+    #[must_use]
+    pub fn time_control(&self) -> Option<TimeControl> {
+        let secs = |s: u32| std::time::Duration::from_secs(u64::from(s));
+        match self.clock {
+            ClockKind::Off => None,
+            ClockKind::PerMove => Some(TimeControl::PerMove(secs(self.move_seconds))),
+            ClockKind::PerGame => Some(TimeControl::PerGame {
+                base: secs(self.game_minutes * 60),
+                increment: secs(self.increment_seconds),
+            }),
+        }
     }
 
     /// Why the game cannot start with the registered `engines`: an engine that is no longer registered, or one
@@ -267,9 +325,18 @@ pub fn view<'a>(
     } else {
         text(format!("Board: {0}×{0}", form.board_size)).size(16).into()
     };
-    let rules =
-        card(column![heading("Game and rules"), game_row, rule_row, text(description).size(14), size_row].spacing(12))
-            .width(Fill);
+    let rules = card(
+        column![
+            heading("Game and rules"),
+            game_row,
+            rule_row,
+            text(description).size(14),
+            size_row,
+            clock_view(focus, form)
+        ]
+        .spacing(12),
+    )
+    .width(Fill);
     let seats = row(Player::BOTH.map(|p| seat_view(focus, form, levels, engines, p))).spacing(16);
     let start = button(text("Start game").size(20).center().width(Fill)).padding([10, 20]).width(Length::Fixed(240.0));
     // In a short window the choices scroll (the scrollbar with its own margin) while Start game and any error stay
@@ -280,6 +347,47 @@ pub fn view<'a>(
         content = content.push(text(error).style(text::danger));
     }
     page(focus, "New game", Msg::Back, content)
+}
+
+/// The clock: off, per move (seconds) or per game (minutes and an increment).
+fn clock_view<'a>(focus: &Focus<Msg>, form: &'a Form) -> Element<'a, Msg> {
+    let kinds = [(ClockKind::Off, "No clock"), (ClockKind::PerMove, "Per move"), (ClockKind::PerGame, "Per game")]
+        .map(|(k, l)| (k, l.to_string()));
+    let mut body = column![
+        row![
+            text("Clock").size(16).width(Length::Fixed(90.0)),
+            segmented(focus, "Clock", &kinds, &form.clock, Msg::Clock)
+        ]
+        .align_y(iced::Center)
+    ]
+    .spacing(8);
+    let slider_row = |label: String, control: Element<'a, Msg>| -> Element<'a, Msg> {
+        row![text(label).size(15).width(Length::Fixed(200.0)), control].spacing(8).align_y(iced::Center).into()
+    };
+    match form.clock {
+        ClockKind::Off => {}
+        ClockKind::PerMove => {
+            let secs =
+                stepped_slider(focus, "Seconds a move", 1..=60, 1, form.move_seconds.min(60), Msg::MoveSeconds, Fill);
+            body = body.push(slider_row(format!("{} s a move", form.move_seconds), secs));
+        }
+        ClockKind::PerGame => {
+            let minutes =
+                stepped_slider(focus, "Minutes a game", 1..=60, 1, form.game_minutes.min(60), Msg::GameMinutes, Fill);
+            body = body.push(slider_row(format!("{} min a game", form.game_minutes), minutes));
+            let inc = stepped_slider(
+                focus,
+                "Seconds added a move",
+                0..=30,
+                1,
+                form.increment_seconds.min(30),
+                Msg::IncrementSeconds,
+                Fill,
+            );
+            body = body.push(slider_row(format!("+ {} s a move", form.increment_seconds), inc));
+        }
+    }
+    body.into()
 }
 
 fn seat_view<'a>(
@@ -403,6 +511,22 @@ mod tests {
         let mut othello = Form::new(GameKind::Othello, LevelChoice::Named("Medium".into()));
         othello.update(Msg::RuleSet("anti-othello".into()));
         assert_eq!(othello.engine_protocol, None, "no protocol plays anti-Othello");
+    }
+
+    #[test]
+    fn the_clock_choice_gives_its_time_control_and_survives_a_change_of_game() {
+        let mut form = Form::new(GameKind::Gomoku, LevelChoice::Named("Medium".into()));
+        assert_eq!(form.time_control(), None);
+        form.update(Msg::Clock(ClockKind::PerGame));
+        form.update(Msg::GameMinutes(2));
+        form.update(Msg::IncrementSeconds(500));
+        let secs = std::time::Duration::from_secs;
+        assert_eq!(form.time_control(), Some(TimeControl::PerGame { base: secs(120), increment: secs(60) }));
+        form.update(Msg::Game(GameKind::Othello));
+        assert_eq!(form.time_control(), Some(TimeControl::PerGame { base: secs(120), increment: secs(60) }));
+        form.update(Msg::Clock(ClockKind::PerMove));
+        form.update(Msg::MoveSeconds(0));
+        assert_eq!(form.time_control(), Some(TimeControl::PerMove(secs(1))), "at least a second");
     }
 
     #[test]

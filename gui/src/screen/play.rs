@@ -18,6 +18,7 @@ use crate::keys::{self, Shortcut};
 use crate::screen::widgets::{action, card_style, tipped};
 use crate::settings::Settings;
 use crate::theme::board_palette;
+use tabula_games::clock::{Clock, clock_text};
 use tabula_games::registry::GameKind;
 use tabula_games::setup::{GameSetup, Seat, colour_name};
 
@@ -126,6 +127,8 @@ pub struct Play {
     pub status: Option<String>,
     /// The player who resigned.
     pub resigned: Option<Player>,
+    /// Both sides' clocks, in a game with a time control.
+    pub clock: Option<Clock>,
     /// Whether the result has been counted in the statistics.
     pub recorded: bool,
     /// A computer-vs-computer game waits.
@@ -159,6 +162,7 @@ impl Play {
             animation: None,
             status: None,
             resigned: None,
+            clock: None,
             recorded: false,
             paused: false,
             cursor: None,
@@ -180,16 +184,22 @@ impl Play {
     /// Whether the game has ended (by the rules or a resignation).
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.resigned.is_some() || self.game.is_over()
+        self.resigned.is_some() || self.flagged().is_some() || self.game.is_over()
     }
 
-    /// The result if the game has ended: by resignation or by the rules.
+    /// The result if the game has ended: by resignation, by the clock or by the rules.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        match self.resigned {
+        match self.resigned.or(self.flagged()) {
             Some(loser) => Some(Outcome::win(loser.opponent())),
             None => self.game.current().outcome,
         }
+    }
+
+    /// The player whose time ran out, which loses the game.
+    #[must_use]
+    pub fn flagged(&self) -> Option<Player> {
+        self.clock.as_ref().and_then(Clock::flagged)
     }
 
     /// Whether a human at this computer is to move in the current position and may act.
@@ -265,6 +275,12 @@ impl Play {
     /// Bookkeeping after any move: animation, hint and status.
     pub fn after_move(&mut self, report: &MoveReport, settings: &Settings) {
         self.cancel_thinking();
+        if let (Some(clock), Some(mover)) = (&mut self.clock, report.player) {
+            clock.moved(mover, Instant::now());
+            if self.game.is_over() {
+                clock.stop(Instant::now());
+            }
+        }
         // Judgements of positions past this one belonged to another line.
         self.evaluations.truncate(self.game.ply());
         self.hint = None;
@@ -278,6 +294,9 @@ impl Play {
 
     /// Undo: one move between humans; against the computer, back to the human's previous turn.
     pub fn undo(&mut self) {
+        if self.flagged().is_some() {
+            return;
+        }
         self.cancel_thinking();
         self.hint = None;
         self.animation = None;
@@ -322,6 +341,9 @@ impl Play {
         self.cancel_thinking();
         let loser = self.setup.lone_human().unwrap_or(self.game.to_move());
         self.resigned = Some(loser);
+        if let Some(clock) = &mut self.clock {
+            clock.stop(Instant::now());
+        }
         self.status = None;
     }
 
@@ -412,6 +434,9 @@ impl Play {
                 self.paused = !self.paused;
                 if self.paused {
                     self.cancel_thinking();
+                    if let Some(clock) = &mut self.clock {
+                        clock.stop(Instant::now());
+                    }
                 }
                 return Action::Changed;
             }
@@ -567,14 +592,29 @@ impl Play {
         Some(Action::Changed)
     }
 
-    /// Time passes: a finished animation or flash goes away.
-    pub fn tick(&mut self, now: Instant) {
+    /// Time passes: a finished animation or flash goes away, the clock of the side to move runs (not while
+    /// paused), and a side whose time has run out loses; `true` when that ended the game now.
+    pub fn tick(&mut self, now: Instant) -> bool {
         if self.animation.as_ref().is_some_and(|a| a.is_done(now)) {
             self.animation = None;
         }
         if self.flash.is_some_and(|f| f.is_done(now)) {
             self.flash = None;
         }
+        let over = self.is_over();
+        let (to_move, paused) = (self.game.to_move(), self.paused);
+        let Some(clock) = &mut self.clock else { return false };
+        if over || paused {
+            clock.stop(now);
+            return false;
+        }
+        if clock.running() != Some(to_move) {
+            clock.start(to_move, now);
+        }
+        let Some(loser) = clock.flag(now) else { return false };
+        self.cancel_thinking();
+        self.status = Some(format!("{}'s time ran out.", colour_name(loser)));
+        true
     }
 
     /// The ply shown now.
@@ -640,9 +680,10 @@ pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)
     if let Some([first, second]) = snapshot.final_score() {
         detail.push(format!("{first}–{second}"));
     }
-    match play.resigned {
-        Some(loser) => detail.push(format!("{} resigned", colour_name(loser))),
-        None => {
+    match (play.resigned, play.flagged()) {
+        (Some(loser), _) => detail.push(format!("{} resigned", colour_name(loser))),
+        (None, Some(loser)) => detail.push(format!("{}'s time ran out", colour_name(loser))),
+        (None, None) => {
             if let Some(reason) = &snapshot.end_reason {
                 detail.push(reason.clone());
             }
@@ -686,7 +727,7 @@ pub fn view<'a>(
     let board_area = container(focus.board(board)).width(Fill).height(Fill).padding(6);
     // The result stands at the top of the side panel, where it covers no stone or coordinate.
     let banner = result.map(|(headline, detail)| banner(headline, detail));
-    let panel = side_panel(focus, play, settings, &snapshot, online, banner);
+    let panel = side_panel(focus, play, settings, &snapshot, online, banner, now);
     let panel = container(panel).width(Length::Fixed(side_panel_width(window_width))).height(Fill);
     row![board_area, panel].height(Fill).into()
 }
@@ -722,6 +763,7 @@ fn side_panel<'a>(
     snapshot: &Snapshot,
     online: Option<&'a crate::online::Online>,
     banner: Option<Element<'a, Msg>>,
+    now: Instant,
 ) -> Element<'a, Msg> {
     let palette = board_palette(play.kind(), settings.theme);
     let rule_name = play
@@ -737,14 +779,21 @@ fn side_panel<'a>(
     let players = column(Player::BOTH.map(|p| {
         let seat = play.setup.seat(p);
         let count = snapshot.counts[p.index()];
-        let mover = snapshot.outcome.is_none() && play.resigned.is_none() && snapshot.to_move == p;
-        let line = row![
+        let mover = !play.is_over() && snapshot.to_move == p;
+        let mut line = row![
             StoneIcon::view(p, palette, 22.0),
             text(format!("{} · {}", colour_name(p), seat_words(play, p, seat))).size(16).width(Fill),
-            text(count.to_string()).size(18),
         ]
         .spacing(10)
         .align_y(iced::Center);
+        if let Some(clock) = &play.clock {
+            let left = clock.left(p, now);
+            let shown = if clock.flagged() == Some(p) { "time".to_string() } else { clock_text(left) };
+            let short = left < std::time::Duration::from_secs(10);
+            let shown = text(shown).size(16).font(iced::Font::MONOSPACE);
+            line = line.push(if short { shown.style(text::danger) } else { shown });
+        }
+        let line = line.push(text(count.to_string()).size(18));
         container(line)
             .padding([4, 8])
             .style(move |theme: &Theme| {
@@ -958,7 +1007,7 @@ fn move_list<'a>(focus: &Focus<Msg>, play: &'a Play, mistakes: &[usize]) -> Elem
 }
 
 fn controls<'a>(focus: &Focus<Msg>, play: &'a Play) -> Element<'a, Msg> {
-    let can_undo = play.game.ply() > 0 || play.resigned.is_some();
+    let can_undo = (play.game.ply() > 0 || play.resigned.is_some()) && play.flagged().is_none();
     let hint_ok = play.viewing.is_none() && play.human_to_move() && play.thinking.is_none() && !play.game.must_pass();
     let all_computer = play.setup.seats.iter().all(Seat::is_computer);
     // While the computer thinks about its move there is nothing to hint at: the button tells it to move now.
