@@ -49,7 +49,7 @@ enum Command {
         file: PathBuf,
     },
     /// Plays computer-versus-computer series to compare rule sets (first-player edge) or two levels.
-    Arena(arena::Args),
+    Arena(Box<arena::Args>),
     /// Fits the Gomoku pattern values to the engine's own games and writes the values file.
     FitGomoku(fit_gomoku::Args),
     /// Generates balanced opening suites (openings whose deep-search value is near even), one file per rule set.

@@ -194,3 +194,44 @@ fn an_external_engine_needs_rule_sets_its_protocol_plays() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no engine protocol plays Anti-Othello"), "{err}");
 }
+
+#[test]
+fn shards_merge_into_the_whole_series() {
+    let dir = std::env::temp_dir().join(format!("tabula-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let base = ["--game", "othello", "--rules", "othello-6x6,othello", "--level", "Beginner", "--games", "6"];
+    let base = [&base[..], &["--opening", "4", "--seed", "5", "--quiet", "--json"]].concat();
+    let whole = arena(&base);
+    let mut files = Vec::new();
+    for part in ["1/2", "2/2"] {
+        let file = dir.join(format!("part-{}.json", &part[..1])).display().to_string();
+        arena(&[&base[..], &["--shard", part, "--out", &file]].concat());
+        files.push(file);
+    }
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    let merged = arena(&[&["merge"][..], &files, &["--json"]].concat());
+    let rows = |text: &str| -> Vec<serde_json::Value> {
+        let mut rows: Vec<serde_json::Value> = serde_json::from_str(text).expect("JSON");
+        for row in &mut rows {
+            row.as_object_mut().expect("a row").remove("average_move_ms");
+        }
+        rows
+    };
+    assert_eq!(rows(&merged), rows(&whole), "the parts add up to the series, game for game");
+    assert_eq!(rows(&whole)[0]["games"], 6);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).args(["arena", "merge", files[0], files[0]]).output();
+    let err = String::from_utf8_lossy(&out.expect("run").stderr).into_owned();
+    assert!(err.contains("part 1/2 is given twice"), "{err}");
+    let other = dir.join("other.json").display().to_string();
+    let base_other = [&base[..5], &["Easy", "--games", "6", "--opening", "4", "--quiet"]].concat();
+    arena(&[&base_other[..], &["--shard", "2/2", "--out", &other]].concat());
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).args(["arena", "merge", files[0], &other]).output();
+    let err = String::from_utf8_lossy(&out.expect("run").stderr).into_owned();
+    assert!(err.contains("part of another series"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).args(["arena", "merge", files[1]]).output();
+    let out = out.expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("parts 1 of the series are missing"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -73,6 +73,9 @@ pub struct SeriesConfig {
     pub threads: usize,
     /// Transposition table per worker, in megabytes.
     pub table_megabytes: usize,
+    /// Play only part `k` of `n` (from 1): the openings whose index leaves `k - 1` divided by `n`, so that `n`
+    /// machines each play their part of one series and the parts merge into it.
+    pub shard: Option<(usize, usize)>,
 }
 
 /// One finished game of a series.
@@ -327,15 +330,17 @@ pub fn run_series<G: BoardGame>(
     let openings = series_openings(game, config);
     let next = AtomicUsize::new(0);
     let summary = Mutex::new(SeriesSummary::default());
-    let jobs = openings.len() * 2;
+    // The games of this shard, by their number in the whole series.
+    let jobs: Vec<usize> = (0..openings.len() * 2)
+        .filter(|job| config.shard.is_none_or(|(k, n)| (job / 2) % n.max(1) == k.saturating_sub(1)))
+        .collect();
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
                 let engines = [0, 1].map(|_| Engine::with_table(game.clone(), config.table_megabytes));
                 let mut sides = Players { engines, connections: [None, None] };
-                loop {
-                    let job = next.fetch_add(1, Ordering::Relaxed);
-                    if job >= jobs || stop.load(Ordering::Relaxed) {
+                while let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let seed = config.seed.wrapping_mul(0x9E37_79B9).wrapping_add(job as u64);

@@ -95,6 +95,7 @@ pub fn start<M: Send + 'static>(
                 seed: 20_260_101 + row as u64,
                 threads: 1,
                 table_megabytes: 8,
+                shard: None,
             };
             let visit = Visit { config: &config, stop: &stop, progress: &progress, row };
             if spec.visit(visit).is_err() || stop.load(Ordering::Relaxed) {

@@ -24,6 +24,7 @@ fn series(spec: MatchSpec, strong: &str, weak: &str, opening_plies: usize) -> Se
         seed: 11,
         threads: 2,
         table_megabytes: 4,
+        shard: None,
     };
     spec.visit(Series(config)).expect("rule set")
 }

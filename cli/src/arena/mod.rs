@@ -1,5 +1,8 @@
 //! `tabula-cli arena`: computer-versus-computer series to compare rule sets, to compare two levels, or to measure
-//! a level against an external engine (a Gomocup brain or an NBoard engine).
+//! a level against an external engine (a Gomocup brain or an NBoard engine); a series can be spread over machines
+//! in shards and merged ([`shard`]).
+
+mod shard;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,17 +14,21 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use tabula_core::{Level, Levels};
-use tabula_games::arena::{Contender, SeriesConfig, SeriesSummary, run_series};
+use tabula_games::arena::{Contender, GameRecord, SeriesConfig, SeriesSummary, run_series};
 use tabula_games::external::EngineSpec;
 use tabula_games::files::write_atomic;
 use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec, config};
 
 /// Arguments of `arena`.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    /// Combine the shards of a series instead of playing one.
+    #[command(subcommand)]
+    command: Option<Command>,
     /// The game: gomoku or othello.
-    #[arg(long)]
-    game: String,
+    #[arg(long, required = true)]
+    game: Option<String>,
     /// Rule sets to compare, comma-separated (default: all of the game's).
     #[arg(long, value_delimiter = ',')]
     rules: Vec<String>,
@@ -82,6 +89,34 @@ pub struct Args {
     /// The engine's time per move, in milliseconds.
     #[arg(long, default_value_t = 1000, requires = "engine")]
     engine_time: u64,
+    /// Play only part K of N of the series (the openings whose index leaves K-1 divided by N), for spreading one
+    /// series over N machines; `arena merge` combines the parts' `--out` files.
+    #[arg(long, requires = "out")]
+    shard: Option<shard::Shard>,
+    /// Write the series' games as JSON that `arena merge` reads.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// What `arena` does besides playing.
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Combines the `--out` files of a series' shards and prints the whole series' results.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `arena merge`.
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// The shard files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV instead of a table.
+    #[arg(long)]
+    csv: bool,
 }
 
 /// One rule set's results, as printed.
@@ -145,15 +180,15 @@ fn external(args: &Args, command: &str, specs: &[MatchSpec]) -> Result<Contender
     Ok(Contender::External { spec, turn: Duration::from_millis(args.engine_time.max(1)) })
 }
 
-/// Record lines with the places of their rule set and game in the series.
-type RecordLines = Mutex<Vec<(usize, usize, String)>>;
+/// Finished games with the places of their rule set and of the game in the series.
+type Games = Mutex<Vec<(usize, usize, GameRecord)>>;
 
 struct Series<'a> {
     config: SeriesConfig,
     bar: &'a ProgressBar,
-    /// The rule set's place and id, and the record lines of the finished games with their places, when they are
-    /// kept.
-    record: Option<(usize, &'a str, &'a RecordLines)>,
+    /// The rule set's place, and where its finished games go.
+    place: usize,
+    games: &'a Games,
 }
 
 impl GameVisitor for Series<'_> {
@@ -164,18 +199,18 @@ impl GameVisitor for Series<'_> {
             if let Some(forfeit) = &g.forfeit {
                 self.bar.suspend(|| eprintln!("game {}: {forfeit}; that side loses", number + 1));
             }
-            if let Some((place, rule_set, lines)) = self.record {
-                let line = g.to_line(rule_set);
-                lines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((place, number, line));
-            }
+            self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((self.place, number, g.clone()));
             self.bar.inc(1);
         })
     }
 }
 
-/// Plays the series and prints one row per rule set.
+/// Plays the series (or merges shards) and prints one row per rule set.
 pub fn run(args: &Args) -> Result<ExitCode, String> {
-    let game = GameKind::parse(&args.game)?;
+    if let Some(Command::Merge(merge)) = &args.command {
+        return run_merge(merge);
+    }
+    let game = GameKind::parse(args.game.as_deref().unwrap_or_default())?;
     let levels = config::load_levels().map_err(|e| e.to_string())?;
     let rule_sets: Vec<String> = if args.rules.is_empty() {
         game.rule_sets().iter().map(|s| s.id.to_string()).collect()
@@ -202,16 +237,17 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     };
     let openings = args.games.div_ceil(2).max(1);
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bar =
-        if args.quiet { ProgressBar::hidden() } else { ProgressBar::new((openings * 2 * rule_sets.len()) as u64) };
+    let shard = args.shard.unwrap_or(shard::Shard { k: 1, n: 1 });
+    let mine = (0..openings).filter(|i| i % shard.n == shard.k - 1).count();
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new((mine * 2 * rule_sets.len()) as u64) };
     bar.set_style(
         ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} games, {elapsed} (eta {eta})")
             .map_err(|e| e.to_string())?
             .progress_chars("=> "),
     );
     let mut rows = Vec::new();
-    let lines = Mutex::new(Vec::new());
-    for (place, (rule_set, spec)) in rule_sets.iter().zip(&specs).enumerate() {
+    let games = Mutex::new(Vec::new());
+    for (place, spec) in specs.iter().enumerate() {
         bar.set_prefix(spec.rule_set_name());
         let config = SeriesConfig {
             openings,
@@ -221,29 +257,35 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             seed: args.seed,
             threads,
             table_megabytes: 16,
+            shard: args.shard.map(|s| (s.k, s.n)),
         };
-        let record = args.record.is_some().then_some((place, rule_set.as_str(), &lines));
-        let summary = spec.visit(Series { config, bar: &bar, record })?;
-        rows.push(row(spec, &players, &summary));
+        let summary = spec.visit(Series { config, bar: &bar, place, games: &games })?;
+        let names = players.clone().map(|p| p.name().to_string());
+        rows.push(row(&spec.rule_set_name(), &names, &summary));
     }
     bar.finish_and_clear();
+    // In series order, whatever order the threads finished in, so that a seed gives the same files.
+    let mut games = games.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    games.sort_unstable_by_key(|(place, number, _)| (*place, *number));
     if let Some(path) = &args.record {
-        // In series order, whatever order the threads finished in, so that a seed gives the same file.
-        let mut lines = lines.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        lines.sort_unstable_by_key(|(place, number, _)| (*place, *number));
-        let mut text = lines.into_iter().map(|(_, _, line)| line).collect::<Vec<_>>().join("\n");
+        let mut text = games.iter().map(|(place, _, g)| g.to_line(&rule_sets[*place])).collect::<Vec<_>>().join("\n");
         text.push('\n');
         write_atomic(path, text)?;
     }
+    if let Some(path) = &args.out {
+        let series = shard::SeriesId {
+            game: game.id().to_string(),
+            rule_sets: rule_sets.iter().zip(&specs).map(|(id, spec)| (id.clone(), spec.rule_set_name())).collect(),
+            size: args.size,
+            players: players.clone().map(|p| p.name().to_string()),
+            games: openings * 2,
+            opening: args.opening,
+            seed: args.seed,
+        };
+        shard::write(path, &series, shard, &games)?;
+    }
     let versus = players[0] != players[1] || args.black_level.is_some() || !args.levels.is_empty();
-    let mut out = std::io::stdout().lock();
-    let printed = if args.json {
-        serde_json::to_writer_pretty(&mut out, &rows).map_err(std::io::Error::from).and_then(|()| writeln!(out))
-    } else if args.csv {
-        print_csv(&mut out, &rows)
-    } else {
-        print_table(&mut out, &rows, versus)
-    };
+    let printed = report(&rows, versus, args.json, args.csv);
     let timed = players.iter().find(|p| p.level().is_none_or(|l| l.time_ms.is_some()));
     if let Some(timed) = timed {
         eprintln!(
@@ -252,6 +294,34 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             timed.name()
         );
     }
+    printed
+}
+
+/// Combines shard files and prints the whole series, saying which parts were missing.
+fn run_merge(args: &MergeArgs) -> Result<ExitCode, String> {
+    let merged = shard::merge(&args.files)?;
+    if !merged.missing.is_empty() {
+        let parts: Vec<String> = merged.missing.iter().map(ToString::to_string).collect();
+        eprintln!(
+            "note: parts {} of the series are missing; the results are those of the parts given",
+            parts.join(", ")
+        );
+    }
+    let rows: Vec<Row> = merged.rows.iter().map(|(name, s)| row(name, &merged.series.players, s)).collect();
+    let versus = merged.series.players[0] != merged.series.players[1];
+    report(&rows, versus, args.json, args.csv)
+}
+
+/// Prints the rows as a table, JSON or CSV.
+fn report(rows: &[Row], versus: bool, json: bool, csv: bool) -> Result<ExitCode, String> {
+    let mut out = std::io::stdout().lock();
+    let printed = if json {
+        serde_json::to_writer_pretty(&mut out, rows).map_err(std::io::Error::from).and_then(|()| writeln!(out))
+    } else if csv {
+        print_csv(&mut out, rows)
+    } else {
+        print_table(&mut out, rows, versus)
+    };
     match printed {
         // A reader that stopped early (`| head`) is not an error of ours.
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot print the results: {e}")),
@@ -259,13 +329,13 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
 }
 
-fn row(spec: &MatchSpec, players: &[Contender; 2], s: &SeriesSummary) -> Row {
+fn row(rule_set: &str, players: &[String; 2], s: &SeriesSummary) -> Row {
     let (first_score, first_score_ci95) = s.first_player_score();
     let (level_a_score, level_a_score_ci95) = s.level_a_score();
     Row {
-        rule_set: spec.rule_set_name(),
-        level_a: players[0].name().to_string(),
-        level_b: players[1].name().to_string(),
+        rule_set: rule_set.to_string(),
+        level_a: players[0].clone(),
+        level_b: players[1].clone(),
         games: s.games,
         first_wins: s.first_wins,
         second_wins: s.second_wins,
