@@ -235,3 +235,30 @@ fn shards_merge_into_the_whole_series() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("parts 1 of the series are missing"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_plot_draws_every_rule_set_and_both_players() {
+    let path = std::env::temp_dir().join(format!("tabula-plot-{}.svg", std::process::id()));
+    let file = path.display().to_string();
+    arena(&[
+        "--game",
+        "othello",
+        "--rules",
+        "othello-6x6,anti-othello",
+        "--levels",
+        "Beginner,Easy",
+        "--games",
+        "2",
+        "--opening",
+        "4",
+        "--quiet",
+        "--plot",
+        &file,
+    ]);
+    let svg = std::fs::read_to_string(&path).expect("the plot");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(200)]);
+    for text in ["Othello 6x6", "Anti-Othello", "Beginner against Easy", "score of Beginner", "game length, plies"] {
+        assert!(svg.contains(text), "{text} is not drawn");
+    }
+    std::fs::remove_file(&path).ok();
+}

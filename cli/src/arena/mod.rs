@@ -2,6 +2,7 @@
 //! a level against an external engine (a Gomocup brain or an NBoard engine); a series can be spread over machines
 //! in shards and merged ([`shard`]).
 
+mod plot;
 mod shard;
 
 use std::io::Write;
@@ -96,6 +97,10 @@ pub struct Args {
     /// Write the series' games as JSON that `arena merge` reads.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Draw the results as SVG: the first player's score per rule set with its 95% interval (and player A's,
+    /// for two players), and the distribution of game lengths.
+    #[arg(long)]
+    plot: Option<PathBuf>,
 }
 
 /// What `arena` does besides playing.
@@ -117,6 +122,9 @@ struct MergeArgs {
     /// Print CSV instead of a table.
     #[arg(long)]
     csv: bool,
+    /// Draw the results as SVG (see `arena --plot`).
+    #[arg(long)]
+    plot: Option<PathBuf>,
 }
 
 /// One rule set's results, as printed.
@@ -246,6 +254,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             .progress_chars("=> "),
     );
     let mut rows = Vec::new();
+    let mut summaries = Vec::new();
     let games = Mutex::new(Vec::new());
     for (place, spec) in specs.iter().enumerate() {
         bar.set_prefix(spec.rule_set_name());
@@ -262,6 +271,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         let summary = spec.visit(Series { config, bar: &bar, place, games: &games })?;
         let names = players.clone().map(|p| p.name().to_string());
         rows.push(row(&spec.rule_set_name(), &names, &summary));
+        summaries.push(summary);
     }
     bar.finish_and_clear();
     // In series order, whatever order the threads finished in, so that a seed gives the same files.
@@ -283,6 +293,15 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             seed: args.seed,
         };
         shard::write(path, &series, shard, &games)?;
+    }
+    if let Some(path) = &args.plot {
+        let names = players.clone().map(|p| p.name().to_string());
+        let summaries: Vec<(String, SeriesSummary)> =
+            rows.iter().zip(&summaries).map(|(r, s)| (r.rule_set.clone(), s.clone())).collect();
+        let lengths = (0..specs.len())
+            .map(|place| games.iter().filter(|(p, _, _)| *p == place).map(|(_, _, g)| g.plies).collect())
+            .collect();
+        draw(path, game.name(), &names, &summaries, lengths)?;
     }
     let versus = players[0] != players[1] || args.black_level.is_some() || !args.levels.is_empty();
     let printed = report(&rows, versus, args.json, args.csv);
@@ -309,7 +328,32 @@ fn run_merge(args: &MergeArgs) -> Result<ExitCode, String> {
     }
     let rows: Vec<Row> = merged.rows.iter().map(|(name, s)| row(name, &merged.series.players, s)).collect();
     let versus = merged.series.players[0] != merged.series.players[1];
+    if let Some(path) = &args.plot {
+        let game = GameKind::parse(&merged.series.game)?;
+        draw(path, game.name(), &merged.series.players, &merged.rows, merged.lengths.clone())?;
+    }
     report(&rows, versus, args.json, args.csv)
+}
+
+/// Draws the series' plot: `players` name A and B, `rows` are each rule set's name and tallies, `lengths` each
+/// rule set's game lengths.
+fn draw(
+    path: &std::path::Path,
+    game: &str,
+    players: &[String; 2],
+    rows: &[(String, SeriesSummary)],
+    lengths: Vec<Vec<usize>>,
+) -> Result<(), String> {
+    let versus = players[0] != players[1];
+    let games = rows.first().map_or(0, |(_, s)| s.games);
+    let title = if versus {
+        format!("{game}: {} against {}, {games} games per rule set", players[0], players[1])
+    } else {
+        format!("{game}: {} against itself, {games} games per rule set", players[0])
+    };
+    let series: Vec<plot::Series> =
+        rows.iter().zip(lengths).map(|((name, summary), lengths)| plot::Series { name, summary, lengths }).collect();
+    plot::write(path, &title, &series, versus.then_some(players))
 }
 
 /// Prints the rows as a table, JSON or CSV.

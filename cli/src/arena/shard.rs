@@ -116,6 +116,8 @@ pub struct Merged {
     pub rows: Vec<(String, SeriesSummary)>,
     /// The parts of N not among the files.
     pub missing: Vec<usize>,
+    /// Each rule set's game lengths, in plies.
+    pub lengths: Vec<Vec<usize>>,
 }
 
 /// Reads the shard files and combines them. Files of different series, a part given twice, a game outside its
@@ -124,6 +126,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
     let mut first: Option<(SeriesId, usize)> = None;
     let mut seen: Vec<usize> = Vec::new();
     let mut rows: Vec<(String, SeriesSummary)> = Vec::new();
+    let mut lengths: Vec<Vec<usize>> = Vec::new();
     for path in paths {
         let name = path.display();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
@@ -135,6 +138,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
         match &first {
             None => {
                 rows = file.series.rule_sets.iter().map(|(_, name)| (name.clone(), SeriesSummary::default())).collect();
+                lengths = vec![Vec::new(); rows.len()];
                 first = Some((file.series.clone(), n));
             }
             Some((series, parts)) if *series != file.series || *parts != n => {
@@ -153,11 +157,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
                 return Err(format!("{name}: game {} is not in part {k}/{n}", i + 1));
             }
             row.1.add(&record);
+            lengths[game.rule_set].push(record.plies);
         }
     }
     let (series, parts) = first.ok_or("give the shard files to merge")?;
     let missing = (1..=parts).filter(|k| !seen.contains(k)).collect();
-    Ok(Merged { series, rows, missing })
+    Ok(Merged { series, rows, missing, lengths })
 }
 
 fn record(game: &Game) -> Result<GameRecord, String> {

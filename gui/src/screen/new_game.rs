@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use iced::widget::{button, column, row, scrollable, text};
+use iced::widget::{button, column, row, scrollable, space, text};
 use iced::{Element, Fill, Length, Padding};
 use tabula_core::{Level, Levels, Player};
 use tabula_games::clock::TimeControl;
@@ -349,6 +349,9 @@ pub fn view<'a>(
     page(focus, "New game", Msg::Back, content)
 }
 
+/// The width of the clock's sliders.
+const SLIDER: Length = Length::Fixed(260.0);
+
 /// The clock: off, per move (seconds) or per game (minutes and an increment).
 fn clock_view<'a>(focus: &Focus<Msg>, form: &'a Form) -> Element<'a, Msg> {
     let kinds = [(ClockKind::Off, "No clock"), (ClockKind::PerMove, "Per move"), (ClockKind::PerGame, "Per game")]
@@ -361,8 +364,9 @@ fn clock_view<'a>(focus: &Focus<Msg>, form: &'a Form) -> Element<'a, Msg> {
         .align_y(iced::Center)
     ]
     .spacing(8);
+    // Under the choice: the slider, then what it is set to.
     let slider_row = |label: String, control: Element<'a, Msg>| -> Element<'a, Msg> {
-        row![text(label).size(15).width(Length::Fixed(200.0)), control].spacing(8).align_y(iced::Center).into()
+        row![space().width(Length::Fixed(82.0)), control, text(label).size(15)].spacing(8).align_y(iced::Center).into()
     };
     match form.clock {
         ClockKind::Off => {}
@@ -373,7 +377,7 @@ fn clock_view<'a>(focus: &Focus<Msg>, form: &'a Form) -> Element<'a, Msg> {
         }
         ClockKind::PerGame => {
             let minutes =
-                stepped_slider(focus, "Minutes a game", 1..=60, 1, form.game_minutes.min(60), Msg::GameMinutes, Fill);
+                stepped_slider(focus, "Minutes a game", 1..=60, 1, form.game_minutes.min(60), Msg::GameMinutes, SLIDER);
             body = body.push(slider_row(format!("{} min a game", form.game_minutes), minutes));
             let inc = stepped_slider(
                 focus,
@@ -382,7 +386,7 @@ fn clock_view<'a>(focus: &Focus<Msg>, form: &'a Form) -> Element<'a, Msg> {
                 1,
                 form.increment_seconds.min(30),
                 Msg::IncrementSeconds,
-                Fill,
+                SLIDER,
             );
             body = body.push(slider_row(format!("+ {} s a move", form.increment_seconds), inc));
         }
