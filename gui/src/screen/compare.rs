@@ -2,13 +2,14 @@
 //! current game's moves replayed under each of them, showing where the outcome changes.
 
 use iced::Task;
-use iced::widget::{button, column, progress_bar, row, scrollable, text};
+use iced::widget::{button, canvas, column, progress_bar, row, scrollable, text};
 use iced::{Element, Fill, Length};
 use tabula_core::{GameResult, Level, Levels};
 use tabula_games::arena::Contender;
 
 use crate::focus::Focus;
 use crate::screen::rules::choices_of;
+use crate::screen::score_chart;
 use crate::screen::widgets::{card, heading, page, pick, segmented};
 use crate::series;
 use tabula_games::registry::{GameKind, MatchSpec};
@@ -417,6 +418,7 @@ fn series_view<'a>(
                 if played { format!("{:.1} moves", s.average_length()) } else { "–".into() },
             ]));
         }
+        body = body.push(chart(compare, &progress, &level_name));
         if let Some(engine) = &compare.series_opponent {
             for (name, s) in progress.rows.iter().filter(|(_, s)| s.games > 0) {
                 let (score, interval) = s.level_a_score();
@@ -442,4 +444,30 @@ fn series_view<'a>(
         body = body.push(text(format!("Left out: {skipped} (no engine protocol plays it).")).size(14));
     }
     body.into()
+}
+
+/// The series as a bar chart: the first player's score per rule set (and the level's against an engine), each
+/// with its 95% interval, against the fair 50%.
+fn chart<'a>(compare: &Compare, progress: &series::Progress, level: &str) -> Element<'a, Msg> {
+    let against = compare.series_opponent.as_ref();
+    let groups = progress
+        .rows
+        .iter()
+        .filter(|(_, s)| s.games > 0)
+        .map(|(name, s)| {
+            let first = s.first_player_score();
+            let mut scores = vec![(first.0 as f32, first.1 as f32)];
+            if against.is_some() {
+                let level = s.level_a_score();
+                scores.push((level.0 as f32, level.1 as f32));
+            }
+            score_chart::Group { name: name.clone(), scores }
+        })
+        .collect();
+    let mut legend = vec!["First player's score".to_string()];
+    if let Some(engine) = against {
+        legend.push(format!("{level}'s score against {engine}"));
+    }
+    let chart = score_chart::ScoreChart { groups, legend };
+    canvas::Canvas::new(chart).width(Fill).height(Length::Fixed(190.0)).into()
 }

@@ -10,6 +10,7 @@ pub mod online;
 pub mod play;
 pub mod rules;
 pub mod saved_games;
+pub mod score_chart;
 pub mod settings;
 pub mod statistics;
 pub mod widgets;
