@@ -78,6 +78,9 @@ pub struct RuleSet {
     pub description: &'static str,
     /// The chosen item of each axis, as (axis id, choice id); axes not listed take their default.
     pub choices: Vec<(&'static str, &'static str)>,
+    /// What is known of the game under perfect play, with its source, where it has been solved; shown beside
+    /// the results of measured series.
+    pub known_result: Option<&'static str>,
 }
 
 /// Why a move cannot be played: what the GUI says after a click, a save file's replay after a bad move, an

@@ -227,6 +227,19 @@ impl MatchSpec {
         self.visit(EngineProtocol).ok().flatten()
     }
 
+    /// What is known of this game under perfect play ([`RuleSet::known_result`]), which holds only on the rule
+    /// set's own board size.
+    #[must_use]
+    pub fn known_result(&self) -> Option<&'static str> {
+        let set = self.game.rule_set(&self.rule_set)?;
+        let declared = set.choices.iter().find(|c| c.0 == "board").and_then(|c| c.1.parse::<usize>().ok());
+        let own = declared.or_else(|| self.game.board_sizes(set.id).first().copied());
+        match self.board_size {
+            Some(size) if Some(size) != own => None,
+            _ => set.known_result,
+        }
+    }
+
     /// The rule set's display name.
     #[must_use]
     pub fn rule_set_name(&self) -> String {
@@ -251,6 +264,18 @@ pub fn new_match(spec: &MatchSpec) -> Result<Box<dyn Match>, SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn known_results_hold_on_their_own_board_only() {
+        let spec =
+            |rule_set: &str, size| MatchSpec { game: GameKind::Gomoku, rule_set: rule_set.into(), board_size: size };
+        assert!(spec("freestyle", None).known_result().is_some_and(|k| k.contains("first-player win")));
+        assert!(spec("freestyle", Some(15)).known_result().is_some());
+        assert_eq!(spec("freestyle", Some(9)).known_result(), None, "solved on 15x15, not on 9x9");
+        assert_eq!(spec("caro", None).known_result(), None);
+        let six = MatchSpec { game: GameKind::Othello, rule_set: "othello-6x6".into(), board_size: None };
+        assert!(six.known_result().is_some_and(|k| k.contains("16-20")));
+    }
 
     #[test]
     fn engine_protocols_follow_the_rule_sets() {

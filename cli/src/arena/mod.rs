@@ -146,6 +146,7 @@ struct Row {
     average_plies: f64,
     average_move_ms: f64,
     forfeits: usize,
+    known_result: Option<&'static str>,
 }
 
 /// A level by configured name, or a plain search depth.
@@ -270,7 +271,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         };
         let summary = spec.visit(Series { config, bar: &bar, place, games: &games })?;
         let names = players.clone().map(|p| p.name().to_string());
-        rows.push(row(&spec.rule_set_name(), &names, &summary));
+        rows.push(row(spec, &names, &summary));
         summaries.push(summary);
     }
     bar.finish_and_clear();
@@ -326,10 +327,18 @@ fn run_merge(args: &MergeArgs) -> Result<ExitCode, String> {
             parts.join(", ")
         );
     }
-    let rows: Vec<Row> = merged.rows.iter().map(|(name, s)| row(name, &merged.series.players, s)).collect();
+    let game = GameKind::parse(&merged.series.game)?;
+    let rows: Vec<Row> = merged
+        .series
+        .rule_sets
+        .iter()
+        .zip(&merged.rows)
+        .map(|((id, _), (_, s))| {
+            row(&MatchSpec { game, rule_set: id.clone(), board_size: merged.series.size }, &merged.series.players, s)
+        })
+        .collect();
     let versus = merged.series.players[0] != merged.series.players[1];
     if let Some(path) = &args.plot {
-        let game = GameKind::parse(&merged.series.game)?;
         draw(path, game.name(), &merged.series.players, &merged.rows, merged.lengths.clone())?;
     }
     report(&rows, versus, args.json, args.csv)
@@ -373,11 +382,11 @@ fn report(rows: &[Row], versus: bool, json: bool, csv: bool) -> Result<ExitCode,
     }
 }
 
-fn row(rule_set: &str, players: &[String; 2], s: &SeriesSummary) -> Row {
+fn row(spec: &MatchSpec, players: &[String; 2], s: &SeriesSummary) -> Row {
     let (first_score, first_score_ci95) = s.first_player_score();
     let (level_a_score, level_a_score_ci95) = s.level_a_score();
     Row {
-        rule_set: rule_set.to_string(),
+        rule_set: spec.rule_set_name(),
         level_a: players[0].clone(),
         level_b: players[1].clone(),
         games: s.games,
@@ -393,6 +402,7 @@ fn row(rule_set: &str, players: &[String; 2], s: &SeriesSummary) -> Row {
         average_plies: s.average_length(),
         average_move_ms: ms(s.average_move_time()),
         forfeits: s.forfeits,
+        known_result: spec.known_result(),
     }
 }
 
@@ -436,6 +446,11 @@ fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Res
     {
         writeln!(out, "A = {}, B = {}", r.level_a, r.level_b)?;
     }
+    for r in rows {
+        if let Some(known) = r.known_result {
+            writeln!(out, "known: {}: {known}", r.rule_set)?;
+        }
+    }
     Ok(())
 }
 
@@ -443,12 +458,12 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
     writeln!(
         out,
         "rule_set,level_a,level_b,games,first_wins,second_wins,draws,first_score,first_score_ci95,level_a_wins,\
-         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms,forfeits"
+         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms,forfeits,known_result"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3},{}",
+            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3},{},{}",
             csv_field(&r.rule_set),
             csv_field(&r.level_a),
             csv_field(&r.level_b),
@@ -464,7 +479,8 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
             r.level_a_score_ci95,
             r.average_plies,
             r.average_move_ms,
-            r.forfeits
+            r.forfeits,
+            csv_field(r.known_result.unwrap_or_default())
         )?;
     }
     Ok(())

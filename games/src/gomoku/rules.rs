@@ -63,6 +63,16 @@ impl WinRule {
         }
     }
 
+    /// What is known of the rule on 15x15 under perfect play from the empty board, with its source.
+    #[must_use]
+    pub fn known_result(self) -> Option<&'static str> {
+        match self {
+            WinRule::Freestyle | WinRule::ExactFive => Some("Solved on 15x15: a first-player win (L. V. Allis, 1994)"),
+            WinRule::Renju => Some("Solved: a first-player win (J. Wagner and I. Virag, 2001)"),
+            WinRule::Caro => None,
+        }
+    }
+
     /// The name shown to players.
     #[must_use]
     pub fn name(self) -> &'static str {

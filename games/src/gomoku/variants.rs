@@ -79,6 +79,7 @@ pub fn rule_sets() -> Vec<RuleSet> {
             name: rule.name(),
             description: rule.description(),
             choices: vec![("board", "15"), ("win", rule.id()), ("opening", "free")],
+            known_result: rule.known_result(),
         })
         .collect()
 }

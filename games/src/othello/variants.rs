@@ -125,18 +125,21 @@ pub fn rule_sets() -> Vec<RuleSet> {
                           move you pass; the game ends when neither player can move, and the one with more discs \
                           wins (empty squares go to the winner).",
             choices: vec![],
+            known_result: Some("Weakly solved: a draw with perfect play (H. Takizawa, 2023)"),
         },
         RuleSet {
             id: "othello-6x6",
             name: "Othello 6x6",
             description: "Othello on a 6x6 board: the same rules, a shorter game.",
             choices: vec![("board", "6")],
+            known_result: Some("Solved: White wins 16-20 with perfect play (J. Feinstein, 1993)"),
         },
         RuleSet {
             id: "grand-othello",
             name: "Grand Othello 10x10",
             description: "Othello on a 10x10 board: the same rules, a longer game.",
             choices: vec![("board", "10")],
+            known_result: None,
         },
         RuleSet {
             id: "reversi",
@@ -144,6 +147,7 @@ pub fn rule_sets() -> Vec<RuleSet> {
             description: "The original Reversi: the board starts empty, the first four moves fill the four centre \
                           squares without flipping, then play continues as in Othello.",
             choices: vec![("start", "free")],
+            known_result: None,
         },
         RuleSet {
             id: "othello-parallel",
@@ -152,6 +156,7 @@ pub fn rule_sets() -> Vec<RuleSet> {
                           (d4 and e4 one colour, d5 and e5 the other) instead of crosswise, which leads to other \
                           openings; everything else is as in Othello.",
             choices: vec![("start", "alternative")],
+            known_result: None,
         },
         RuleSet {
             id: "anti-othello",
@@ -159,6 +164,7 @@ pub fn rule_sets() -> Vec<RuleSet> {
             description: "Othello played to lose: moves flip as usual, and the player with fewer discs at the end \
                           wins (empty squares go to the winner).",
             choices: vec![("goal", "fewest")],
+            known_result: None,
         },
     ]
 }

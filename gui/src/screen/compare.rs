@@ -287,6 +287,11 @@ pub fn view<'a>(
         }));
         table = table.push(line);
     }
+    if chosen.iter().any(|r| r.known_result.is_some()) {
+        let known =
+            chosen.iter().map(|r| text(r.known_result.unwrap_or("Not solved")).size(13).width(col_width).into());
+        table = table.push(row![text("Known result").size(15).width(Length::Fixed(120.0))].extend(known));
+    }
     let mut replay_box = column![heading("Replay a game under each rule set")].spacing(8);
     replay_box = replay_box.push(focus.button(
         "Replay the current game",
