@@ -411,16 +411,26 @@ impl App {
                     Task::none()
                 }
                 Some(compare::Action::RunSeries) => {
-                    let level = Contender::Level(self.compare.series_level(self.computer.levels()));
+                    let levels = self.computer.levels();
+                    let level = Contender::Level(self.compare.series_level(levels));
                     let opponent = self.compare.series_opponent.as_deref().and_then(|name| self.settings.engine(name));
-                    let second = match opponent {
-                        Some(spec) => {
-                            Contender::External { spec: spec.clone(), turn: self.settings.engine_move_time() }
+                    let second = self.compare.series_second_level.as_deref().and_then(|name| levels.get(name));
+                    let second =
+                        second.filter(|other| Some(other.name.as_str()) != level.level().map(|l| l.name.as_str()));
+                    let pairs = match (opponent, second) {
+                        (Some(spec), _) => {
+                            let engine =
+                                Contender::External { spec: spec.clone(), turn: self.settings.engine_move_time() };
+                            vec![[level, engine]]
                         }
-                        None => level.clone(),
+                        (None, Some(other)) => {
+                            let other = Contender::Level(other.clone());
+                            vec![[level.clone(), level], [other.clone(), other]]
+                        }
+                        (None, None) => vec![[level.clone(), level]],
                     };
                     let generation = self.computer.next_generation();
-                    self.compare.start_series([level, second], generation, Message::SeriesFinished)
+                    self.compare.start_series(pairs, generation, Message::SeriesFinished)
                 }
                 Some(compare::Action::Back) => self.go(Route::Home),
                 None => Task::none(),

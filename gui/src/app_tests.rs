@@ -1183,3 +1183,25 @@ fn the_side_to_move_uses_its_time_a_flag_loses_and_a_pause_stops_both_clocks() {
     assert!(!play.is_over(), "paused: no clock runs");
     assert_eq!(play.clock.as_ref().and_then(tabula_games::clock::Clock::running), None);
 }
+
+#[test]
+fn a_series_at_two_levels_plays_each_rule_set_at_both() {
+    use crate::screen::compare::Msg;
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::Compare));
+    let _ = app.update(Message::Compare(Msg::Game(GameKind::Gomoku)));
+    let _ = app.update(Message::Compare(Msg::Toggle("caro".into(), false)));
+    let _ = app.update(Message::Compare(Msg::Toggle("exact-five".into(), false)));
+    let _ = app.update(Message::Compare(Msg::SeriesLevel("Beginner".into())));
+    let _ = app.update(Message::Compare(Msg::SeriesSecondLevel("Hard".into())));
+    let _ = app.update(Message::Compare(Msg::RunSeries));
+    let run = app.comparison().series.as_ref().expect("a series runs");
+    let rows: Vec<String> = run.progress().rows.iter().map(|(name, _)| name.clone()).collect();
+    assert_eq!(rows, ["Freestyle · Beginner", "Freestyle · Hard", "Renju · Beginner", "Renju · Hard"]);
+    let _ = app.update(Message::Compare(Msg::StopSeries));
+    let _ = app.update(Message::Compare(Msg::SeriesSecondLevel("Beginner".into())));
+    let _ = app.update(Message::Compare(Msg::RunSeries));
+    let rows = app.comparison().series.as_ref().expect("a series runs").progress().rows.len();
+    assert_eq!(rows, 2, "the same level twice is one level");
+}

@@ -70,23 +70,32 @@ impl GameVisitor for Visit<'_> {
     }
 }
 
-/// Starts a series of `games` games per spec (rounded up to even: each opening is played twice with colours
-/// swapped) between `players` (the same level twice to measure the first player's edge); the finished progress
-/// comes back as a message carrying `generation`.
+/// One row of a series: its name, the rule set and the two players (the same level twice to measure the first
+/// player's edge).
+pub struct Row {
+    /// The name the row is shown under.
+    pub name: String,
+    /// The game and rule set.
+    pub spec: MatchSpec,
+    /// Player A and player B.
+    pub players: [Contender; 2],
+}
+
+/// Starts a series of `games` games per row (rounded up to even: each opening is played twice with colours
+/// swapped); the finished progress comes back as a message carrying `generation`.
 pub fn start<M: Send + 'static>(
-    specs: Vec<(String, MatchSpec)>,
-    players: [Contender; 2],
+    specs: Vec<Row>,
     games: usize,
     generation: u64,
     on_done: fn(u64, Progress) -> M,
 ) -> (Run, Task<M>) {
     let openings = games.div_ceil(2).max(1);
-    let rows = specs.iter().map(|(name, _)| (name.clone(), SeriesSummary::default())).collect();
+    let rows = specs.iter().map(|row| (row.name.clone(), SeriesSummary::default())).collect();
     let progress = Arc::new(Mutex::new(Progress { rows, games_each: openings * 2 }));
     let stop = Arc::new(AtomicBool::new(false));
     let run = Run { generation, progress: progress.clone(), stop: stop.clone() };
     let work = move || {
-        for (row, (_, spec)) in specs.iter().enumerate() {
+        for (row, Row { spec, players, .. }) in specs.iter().enumerate() {
             let config = SeriesConfig {
                 openings,
                 balanced: true,

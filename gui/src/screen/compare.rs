@@ -31,6 +31,8 @@ pub enum Msg {
     StopSeries,
     /// The level both sides of the series play at, by name.
     SeriesLevel(String),
+    /// A second level the series is also played at, by name (empty for none): does the edge depend on strength?
+    SeriesSecondLevel(String),
     /// The second side of the series: a registered engine by name, or empty for the same level.
     SeriesOpponent(String),
     /// Games per rule set in the series.
@@ -89,6 +91,10 @@ pub struct Compare {
     pub series_opponent: Option<String>,
     /// The chosen rule sets the last series left out, because its engine cannot play them.
     pub series_skipped: Vec<String>,
+    /// The second level of the next series, by name (`None`: one level); not with an engine.
+    pub series_second_level: Option<String>,
+    /// For each row of the last series, its rule set's name and its level's name.
+    pub series_rows: Vec<(String, String)>,
 }
 
 impl Compare {
@@ -106,6 +112,8 @@ impl Compare {
             series_games: SERIES_GAMES[0],
             series_opponent: None,
             series_skipped: Vec::new(),
+            series_second_level: None,
+            series_rows: Vec::new(),
         }
     }
 
@@ -114,9 +122,16 @@ impl Compare {
     pub fn update(&mut self, msg: Msg) -> Option<Action> {
         match msg {
             Msg::Game(game) => {
-                let (level, games) = (self.series_level.take(), self.series_games);
-                *self = Compare { series_level: level, series_games: games, ..Compare::new(game) };
+                let (level, second, games) =
+                    (self.series_level.take(), self.series_second_level.take(), self.series_games);
+                *self = Compare {
+                    series_level: level,
+                    series_second_level: second,
+                    series_games: games,
+                    ..Compare::new(game)
+                };
             }
+            Msg::SeriesSecondLevel(name) => self.series_second_level = (!name.is_empty()).then_some(name),
             Msg::SeriesLevel(name) => self.series_level = Some(name),
             Msg::SeriesOpponent(name) => self.series_opponent = (!name.is_empty()).then_some(name),
             Msg::SeriesGames(games) => self.series_games = games,
@@ -149,17 +164,18 @@ impl Compare {
         self.game.rule_sets().into_iter().filter(|r| self.selected.iter().any(|s| s == r.id))
     }
 
-    /// Starts a series under the chosen rule sets between `players`, numbered `generation`; its tallies come back
-    /// through `on_done`. An external engine plays only the rule sets its protocol can tell it; nothing starts
-    /// when no rule set is left.
+    /// Starts a series under the chosen rule sets, numbered `generation`, for each pair of `pairs` (a level
+    /// against itself, at one level or two, or a level against an engine); its tallies come back through
+    /// `on_done`. An external engine plays only the rule sets its protocol can tell it; nothing starts when no
+    /// rule set is left.
     pub fn start_series<M: Send + 'static>(
         &mut self,
-        players: [Contender; 2],
+        pairs: Vec<[Contender; 2]>,
         generation: u64,
         on_done: fn(u64, series::Progress) -> M,
     ) -> Task<M> {
         let game = self.game;
-        let protocol = players.iter().find_map(|p| match p {
+        let protocol = pairs.iter().flatten().find_map(|p| match p {
             Contender::External { spec, .. } => Some(spec.protocol),
             Contender::Level(_) => None,
         });
@@ -171,7 +187,18 @@ impl Compare {
         if specs.is_empty() {
             return Task::none();
         }
-        let (run, task) = series::start(specs, players, self.series_games, generation, on_done);
+        let several = pairs.len() > 1;
+        let mut rows = Vec::new();
+        self.series_rows.clear();
+        for (name, spec) in &specs {
+            for players in &pairs {
+                let level = players[0].name().to_string();
+                let shown = if several { format!("{name} · {level}") } else { name.clone() };
+                rows.push(series::Row { name: shown, spec: spec.clone(), players: players.clone() });
+                self.series_rows.push((name.clone(), level));
+            }
+        }
+        let (run, task) = series::start(rows, self.series_games, generation, on_done);
         self.series = Some(run);
         self.series_result = None;
         task
@@ -332,16 +359,13 @@ pub fn view<'a>(
     page(focus, "Compare rule sets", Msg::Back, content)
 }
 
-/// The second side of a series in its menu: an engine's name, or empty for the series' level itself.
+/// A choice in a series menu: a level or an engine as shown, or empty for none.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Opponent(String);
 
 impl std::fmt::Display for Opponent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0.as_str() {
-            "" => f.write_str("The same level"),
-            name => write!(f, "{name} (engine)"),
-        }
+        f.write_str(if self.0.is_empty() { "–" } else { &self.0 })
     }
 }
 
@@ -355,15 +379,33 @@ fn series_view<'a>(
     let SeriesChoices { level: level_name, levels: level_names, engines } = choices;
     let mut settings = row![
         text("Level").size(15),
-        pick(focus, "Series level", level_names, Some(level_name.clone()), Msg::SeriesLevel, Length::Fixed(150.0)),
+        pick(
+            focus,
+            "Series level",
+            level_names.clone(),
+            Some(level_name.clone()),
+            Msg::SeriesLevel,
+            Length::Fixed(150.0)
+        ),
     ]
     .spacing(12)
     .align_y(iced::Center);
+    if compare.series_opponent.is_none() {
+        let others: Vec<Opponent> = std::iter::once(Opponent(String::new()))
+            .chain(level_names.iter().filter(|l| **l != level_name).cloned().map(Opponent))
+            .collect();
+        let picked = Opponent(compare.series_second_level.clone().unwrap_or_default());
+        let on_pick = |o: Opponent| Msg::SeriesSecondLevel(o.0);
+        settings = settings.push(text("and at").size(15));
+        settings = settings.push(pick(focus, "Series second level", others, Some(picked), on_pick, Length::Shrink));
+    }
     if !engines.is_empty() {
-        let opponents: Vec<Opponent> =
-            std::iter::once(Opponent(String::new())).chain(engines.into_iter().map(Opponent)).collect();
-        let picked = Opponent(compare.series_opponent.clone().unwrap_or_default());
-        let on_pick = |o: Opponent| Msg::SeriesOpponent(o.0);
+        let opponents: Vec<Opponent> = std::iter::once(Opponent("The same level".into()))
+            .chain(engines.into_iter().map(|e| Opponent(format!("{e} (engine)"))))
+            .collect();
+        let picked =
+            Opponent(compare.series_opponent.as_ref().map_or("The same level".into(), |e| format!("{e} (engine)")));
+        let on_pick = |o: Opponent| Msg::SeriesOpponent(o.0.strip_suffix(" (engine)").unwrap_or_default().to_string());
         settings = settings.push(text("against").size(15));
         settings = settings.push(pick(focus, "Series opponent", opponents, Some(picked), on_pick, Length::Shrink));
     }
@@ -378,8 +420,8 @@ fn series_view<'a>(
         text(
             "Both sides at the same level, from each rule set's balanced openings (random ones where it has \
              none), each played with both colours: the first player's score shows the first-move edge the \
-             openings leave (50% is fair), with its 95% interval. Against a registered engine, the level's score \
-             against it is shown too.",
+             openings leave (50% is fair), with its 95% interval. At a second level too, it shows whether the \
+             edge depends on strength; against a registered engine, the level's score against it is shown too.",
         )
         .size(14),
         settings,
@@ -455,6 +497,29 @@ fn series_view<'a>(
 /// with its 95% interval, against the fair 50%.
 fn chart<'a>(compare: &Compare, progress: &series::Progress, level: &str) -> Element<'a, Msg> {
     let against = compare.series_opponent.as_ref();
+    let mut levels: Vec<&str> = Vec::new();
+    for (_, level) in &compare.series_rows {
+        if !levels.contains(&level.as_str()) {
+            levels.push(level);
+        }
+    }
+    if levels.len() > 1 && compare.series_rows.len() == progress.rows.len() {
+        // One group per rule set, one bar per level.
+        let mut groups: Vec<score_chart::Group> = Vec::new();
+        for ((rule_set, _), (_, s)) in compare.series_rows.iter().zip(&progress.rows) {
+            let score = if s.games > 0 { s.first_player_score() } else { (0.0, 0.0) };
+            match groups.iter_mut().find(|g| g.name == *rule_set) {
+                Some(group) => group.scores.push((score.0 as f32, score.1 as f32)),
+                None => groups.push(score_chart::Group {
+                    name: rule_set.clone(),
+                    scores: vec![(score.0 as f32, score.1 as f32)],
+                }),
+            }
+        }
+        let legend = levels.iter().map(|l| format!("First player at {l}")).collect();
+        let chart = score_chart::ScoreChart { groups, legend };
+        return canvas::Canvas::new(chart).width(Fill).height(Length::Fixed(190.0)).into();
+    }
     let groups = progress
         .rows
         .iter()
