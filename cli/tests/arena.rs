@@ -262,3 +262,33 @@ fn a_plot_draws_every_rule_set_and_both_players() {
     }
     std::fs::remove_file(&path).ok();
 }
+
+#[test]
+fn several_levels_play_each_rule_set_at_each() {
+    let text = arena(&[
+        "--game",
+        "othello",
+        "--rules",
+        "othello-6x6,anti-othello",
+        "--level",
+        "Beginner,1",
+        "--games",
+        "2",
+        "--opening",
+        "4",
+        "--quiet",
+        "--json",
+    ]);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let names: Vec<&str> = rows.iter().filter_map(|r| r["rule_set"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Othello 6x6 · Beginner",
+            "Othello 6x6 · Custom (depth 1)",
+            "Anti-Othello · Beginner",
+            "Anti-Othello · Custom (depth 1)"
+        ]
+    );
+    assert!(rows.iter().all(|r| r["level_a"] == r["level_b"] && r["games"] == 2), "{text}");
+}

@@ -36,7 +36,8 @@ pub struct Args {
     /// The board size, where the rule sets allow a choice.
     #[arg(long)]
     size: Option<usize>,
-    /// The level of both sides (a name from the configuration, or a search depth).
+    /// The level of both sides (a name from the configuration, or a search depth); several, comma-separated,
+    /// play each rule set at each level (does the first player's edge depend on strength?).
     #[arg(long, default_value = "Easy")]
     level: String,
     /// Black's level, to pit two levels against each other (colours alternate between games).
@@ -147,6 +148,9 @@ struct Row {
     average_move_ms: f64,
     forfeits: usize,
     known_result: Option<&'static str>,
+    /// The rule set's own name (the row's may add its level).
+    #[serde(skip)]
+    rules: String,
 }
 
 /// A level by configured name, or a plain search depth.
@@ -214,7 +218,37 @@ impl GameVisitor for Series<'_> {
     }
 }
 
-/// Plays the series (or merges shards) and prints one row per rule set.
+/// One row of the results: a rule set played by a pair of players, and the name it is shown under.
+struct Plan {
+    spec: MatchSpec,
+    players: [Contender; 2],
+    name: String,
+}
+
+/// The pairs of players the arguments ask for: two levels, or each `--level` against itself or the engine.
+fn pairs(args: &Args, levels: &Levels, specs: &[MatchSpec]) -> Result<Vec<[Contender; 2]>, String> {
+    let level = |name: &str| find_level(levels, name).map(Contender::Level);
+    match (&args.black_level, &args.white_level, args.levels.as_slice()) {
+        (_, _, [a, b]) => Ok(vec![[level(a)?, level(b)?]]),
+        (_, _, [_, ..]) => Err("--levels takes exactly two levels, A,B".into()),
+        (Some(black), Some(white), []) => Ok(vec![[level(black)?, level(white)?]]),
+        (None, None, []) => {
+            let opponent = args.engine.as_deref().map(|command| external(args, command, specs)).transpose()?;
+            args.level
+                .split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(|name| {
+                    let own = level(name)?;
+                    Ok([own.clone(), opponent.clone().unwrap_or(own)])
+                })
+                .collect()
+        }
+        _ => Err("give both --black-level and --white-level".into()),
+    }
+}
+
+/// Plays the series (or merges shards) and prints one row per rule set and pair of players.
 pub fn run(args: &Args) -> Result<ExitCode, String> {
     if let Some(Command::Merge(merge)) = &args.command {
         return run_merge(merge);
@@ -230,83 +264,86 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         .iter()
         .map(|rule_set| MatchSpec { game, rule_set: rule_set.clone(), board_size: args.size })
         .collect();
-    let (a, b) = match (&args.black_level, &args.white_level, args.levels.as_slice()) {
-        (_, _, [a, b]) => (find_level(&levels, a)?, find_level(&levels, b)?),
-        (_, _, [_, ..]) => return Err("--levels takes exactly two levels, A,B".into()),
-        (Some(black), Some(white), []) => (find_level(&levels, black)?, find_level(&levels, white)?),
-        (None, None, []) => {
-            let level = find_level(&levels, &args.level)?;
-            (level.clone(), level)
-        }
-        _ => return Err("give both --black-level and --white-level".into()),
-    };
-    let players = match &args.engine {
-        Some(command) => [Contender::Level(a), external(args, command, &specs)?],
-        None => [Contender::Level(a), Contender::Level(b)],
-    };
+    let pairs = pairs(args, &levels, &specs)?;
+    let plans: Vec<Plan> = specs
+        .iter()
+        .flat_map(|spec| {
+            pairs.iter().map(|players| {
+                let name = match pairs.len() {
+                    1 => spec.rule_set_name(),
+                    _ => format!("{} · {}", spec.rule_set_name(), players[0].name()),
+                };
+                Plan { spec: spec.clone(), players: players.clone(), name }
+            })
+        })
+        .collect();
     let openings = args.games.div_ceil(2).max(1);
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let shard = args.shard.unwrap_or(shard::Shard { k: 1, n: 1 });
     let mine = (0..openings).filter(|i| i % shard.n == shard.k - 1).count();
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new((mine * 2 * rule_sets.len()) as u64) };
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new((mine * 2 * plans.len()) as u64) };
     bar.set_style(
         ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} games, {elapsed} (eta {eta})")
             .map_err(|e| e.to_string())?
             .progress_chars("=> "),
     );
-    let mut rows = Vec::new();
-    let mut summaries = Vec::new();
+    let mut results = Vec::new();
     let games = Mutex::new(Vec::new());
-    for (place, spec) in specs.iter().enumerate() {
-        bar.set_prefix(spec.rule_set_name());
+    for (place, plan) in plans.iter().enumerate() {
+        bar.set_prefix(plan.name.clone());
         let config = SeriesConfig {
             openings,
             balanced: args.opening.is_none(),
             opening_plies: args.opening.unwrap_or(game.descriptor().arena_opening_plies),
-            players: players.clone(),
+            players: plan.players.clone(),
             seed: args.seed,
             threads,
             table_megabytes: 16,
             shard: args.shard.map(|s| (s.k, s.n)),
         };
-        let summary = spec.visit(Series { config, bar: &bar, place, games: &games })?;
-        let names = players.clone().map(|p| p.name().to_string());
-        rows.push(row(spec, &names, &summary));
-        summaries.push(summary);
+        let summary = plan.spec.visit(Series { config, bar: &bar, place, games: &games })?;
+        results.push(summary);
     }
     bar.finish_and_clear();
     // In series order, whatever order the threads finished in, so that a seed gives the same files.
     let mut games = games.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     games.sort_unstable_by_key(|(place, number, _)| (*place, *number));
     if let Some(path) = &args.record {
-        let mut text = games.iter().map(|(place, _, g)| g.to_line(&rule_sets[*place])).collect::<Vec<_>>().join("\n");
+        let lines = games.iter().map(|(place, _, g)| g.to_line(&plans[*place].spec.rule_set));
+        let mut text = lines.collect::<Vec<_>>().join("\n");
         text.push('\n');
         write_atomic(path, text)?;
     }
+    let ids: Vec<shard::RowId> = plans
+        .iter()
+        .map(|plan| shard::RowId {
+            rule_set: plan.spec.rule_set.clone(),
+            name: plan.name.clone(),
+            players: plan.players.clone().map(|p| p.name().to_string()),
+        })
+        .collect();
     if let Some(path) = &args.out {
         let series = shard::SeriesId {
             game: game.id().to_string(),
-            rule_sets: rule_sets.iter().zip(&specs).map(|(id, spec)| (id.clone(), spec.rule_set_name())).collect(),
+            rows: ids.clone(),
             size: args.size,
-            players: players.clone().map(|p| p.name().to_string()),
             games: openings * 2,
             opening: args.opening,
             seed: args.seed,
         };
         shard::write(path, &series, shard, &games)?;
     }
+    let lengths: Vec<Vec<usize>> = (0..plans.len())
+        .map(|place| games.iter().filter(|(p, _, _)| *p == place).map(|(_, _, g)| g.plies).collect())
+        .collect();
     if let Some(path) = &args.plot {
-        let names = players.clone().map(|p| p.name().to_string());
-        let summaries: Vec<(String, SeriesSummary)> =
-            rows.iter().zip(&summaries).map(|(r, s)| (r.rule_set.clone(), s.clone())).collect();
-        let lengths = (0..specs.len())
-            .map(|place| games.iter().filter(|(p, _, _)| *p == place).map(|(_, _, g)| g.plies).collect())
-            .collect();
-        draw(path, game.name(), &names, &summaries, lengths)?;
+        draw(path, game.name(), &ids, &results, lengths)?;
     }
-    let versus = players[0] != players[1] || args.black_level.is_some() || !args.levels.is_empty();
+    let rows: Vec<Row> = plans.iter().zip(&ids).zip(&results).map(|((plan, id), s)| row(&plan.spec, id, s)).collect();
+    let versus =
+        args.black_level.is_some() || !args.levels.is_empty() || plans.iter().any(|p| p.players[0] != p.players[1]);
     let printed = report(&rows, versus, args.json, args.csv);
-    let timed = players.iter().find(|p| p.level().is_none_or(|l| l.time_ms.is_some()));
+    let timed = plans.iter().flat_map(|p| &p.players).find(|p| p.level().is_none_or(|l| l.time_ms.is_some()));
     if let Some(timed) = timed {
         eprintln!(
             "note: {} plays on the clock, so the same seed may give other games on a faster or busier machine; \
@@ -328,41 +365,51 @@ fn run_merge(args: &MergeArgs) -> Result<ExitCode, String> {
         );
     }
     let game = GameKind::parse(&merged.series.game)?;
+    let size = merged.series.size;
     let rows: Vec<Row> = merged
         .series
-        .rule_sets
+        .rows
         .iter()
         .zip(&merged.rows)
-        .map(|((id, _), (_, s))| {
-            row(&MatchSpec { game, rule_set: id.clone(), board_size: merged.series.size }, &merged.series.players, s)
-        })
+        .map(|(id, s)| row(&MatchSpec { game, rule_set: id.rule_set.clone(), board_size: size }, id, s))
         .collect();
-    let versus = merged.series.players[0] != merged.series.players[1];
+    let versus = merged.series.rows.iter().any(|id| id.players[0] != id.players[1]);
     if let Some(path) = &args.plot {
-        draw(path, game.name(), &merged.series.players, &merged.rows, merged.lengths.clone())?;
+        draw(path, game.name(), &merged.series.rows, &merged.rows, merged.lengths.clone())?;
     }
     report(&rows, versus, args.json, args.csv)
 }
 
-/// Draws the series' plot: `players` name A and B, `rows` are each rule set's name and tallies, `lengths` each
-/// rule set's game lengths.
+/// Draws the series' plot: `ids` name each row and its players, `results` are their tallies, `lengths` their
+/// games' lengths.
 fn draw(
     path: &std::path::Path,
     game: &str,
-    players: &[String; 2],
-    rows: &[(String, SeriesSummary)],
+    ids: &[shard::RowId],
+    results: &[SeriesSummary],
     lengths: Vec<Vec<usize>>,
 ) -> Result<(), String> {
-    let versus = players[0] != players[1];
-    let games = rows.first().map_or(0, |(_, s)| s.games);
-    let title = if versus {
-        format!("{game}: {} against {}, {games} games per rule set", players[0], players[1])
-    } else {
-        format!("{game}: {} against itself, {games} games per rule set", players[0])
+    let games = results.first().map_or(0, |s| s.games);
+    let same = ids.windows(2).all(|w| w[0].players == w[1].players);
+    let versus = ids.iter().any(|id| id.players[0] != id.players[1]);
+    let title = match ids.first() {
+        Some(id) if same && versus => {
+            format!("{game}: {} against {}, {games} games each", id.players[0], id.players[1])
+        }
+        Some(id) if same => format!("{game}: {} against itself, {games} games each", id.players[0]),
+        _ => format!("{game}: {games} games each"),
     };
-    let series: Vec<plot::Series> =
-        rows.iter().zip(lengths).map(|((name, summary), lengths)| plot::Series { name, summary, lengths }).collect();
-    plot::write(path, &title, &series, versus.then_some(players))
+    let series: Vec<plot::Series> = ids
+        .iter()
+        .zip(results)
+        .zip(lengths)
+        .map(|((id, summary), lengths)| plot::Series { name: &id.name, summary, lengths })
+        .collect();
+    let player_a = match ids.first() {
+        Some(id) if same => id.players[0].clone(),
+        _ => "player A".to_string(),
+    };
+    plot::write(path, &title, &series, versus.then_some(player_a.as_str()))
 }
 
 /// Prints the rows as a table, JSON or CSV.
@@ -382,13 +429,13 @@ fn report(rows: &[Row], versus: bool, json: bool, csv: bool) -> Result<ExitCode,
     }
 }
 
-fn row(spec: &MatchSpec, players: &[String; 2], s: &SeriesSummary) -> Row {
+fn row(spec: &MatchSpec, id: &shard::RowId, s: &SeriesSummary) -> Row {
     let (first_score, first_score_ci95) = s.first_player_score();
     let (level_a_score, level_a_score_ci95) = s.level_a_score();
     Row {
-        rule_set: spec.rule_set_name(),
-        level_a: players[0].clone(),
-        level_b: players[1].clone(),
+        rule_set: id.name.clone(),
+        level_a: id.players[0].clone(),
+        level_b: id.players[1].clone(),
         games: s.games,
         first_wins: s.first_wins,
         second_wins: s.second_wins,
@@ -403,6 +450,7 @@ fn row(spec: &MatchSpec, players: &[String; 2], s: &SeriesSummary) -> Row {
         average_move_ms: ms(s.average_move_time()),
         forfeits: s.forfeits,
         known_result: spec.known_result(),
+        rules: spec.rule_set_name(),
     }
 }
 
@@ -446,9 +494,13 @@ fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Res
     {
         writeln!(out, "A = {}, B = {}", r.level_a, r.level_b)?;
     }
+    let mut told: Vec<&str> = Vec::new();
     for r in rows {
-        if let Some(known) = r.known_result {
-            writeln!(out, "known: {}: {known}", r.rule_set)?;
+        if let Some(known) = r.known_result
+            && !told.contains(&r.rules.as_str())
+        {
+            writeln!(out, "known: {}: {known}", r.rules)?;
+            told.push(&r.rules);
         }
     }
     Ok(())

@@ -25,10 +25,11 @@ type Bar = (String, RGBColor, fn(&SeriesSummary) -> (f64, f64));
 /// Plies per bar of the length histogram.
 const BIN: usize = 5;
 
-/// Draws the series as SVG into `path` (written atomically); `players` name A and B when they differ.
-pub fn write(path: &Path, title: &str, series: &[Series], players: Option<&[String; 2]>) -> Result<(), String> {
+/// Draws the series as SVG into `path` (written atomically); `player_a` names player A when the two players
+/// differ (their scores are drawn too).
+pub fn write(path: &Path, title: &str, series: &[Series], player_a: Option<&str>) -> Result<(), String> {
     let mut svg = String::new();
-    draw(&mut svg, title, series, players).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
+    draw(&mut svg, title, series, player_a).map_err(|e| format!("cannot draw {}: {e}", path.display()))?;
     tabula_games::files::write_atomic(path, svg)
 }
 
@@ -36,13 +37,13 @@ fn draw(
     svg: &mut String,
     title: &str,
     series: &[Series],
-    players: Option<&[String; 2]>,
+    player_a: Option<&str>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let root = SVGBackend::with_string(svg, (960, 760)).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(title, ("sans-serif", 22))?;
     let (top, bottom) = root.split_vertically(400);
-    scores(&top, series, players)?;
+    scores(&top, series, player_a)?;
     lengths(&bottom, series)?;
     root.present()?;
     Ok(())
@@ -53,7 +54,7 @@ fn draw(
 fn scores<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     series: &[Series],
-    players: Option<&[String; 2]>,
+    player_a: Option<&str>,
 ) -> Result<(), Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
@@ -83,8 +84,8 @@ where
         .draw_series(LineSeries::new(fair, BLACK.mix(0.5)))?
         .label("fair: 50%")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.5)));
-    let bars: Vec<Bar> = match players {
-        Some([a, _]) => vec![
+    let bars: Vec<Bar> = match player_a {
+        Some(a) => vec![
             ("first player".into(), RGBColor(70, 110, 200), SeriesSummary::first_player_score),
             (format!("score of {a}"), RGBColor(210, 90, 60), SeriesSummary::level_a_score),
         ],

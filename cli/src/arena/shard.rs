@@ -35,17 +35,26 @@ impl FromStr for Shard {
     }
 }
 
+/// One row of a series: a rule set played by a pair of players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowId {
+    /// The rule set's id.
+    pub rule_set: String,
+    /// The name the row is shown under.
+    pub name: String,
+    /// Player A and player B.
+    pub players: [String; 2],
+}
+
 /// What makes games parts of the same series: everything but the part.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeriesId {
     /// The game's id.
     pub game: String,
-    /// The rule sets' ids, in order, and their names.
-    pub rule_sets: Vec<(String, String)>,
+    /// The rows, in order.
+    pub rows: Vec<RowId>,
     /// The board size asked for.
     pub size: Option<usize>,
-    /// Player A and player B.
-    pub players: [String; 2],
     /// Games per rule set in the whole series.
     pub games: usize,
     /// Random openings of this many plies, or the balanced suites.
@@ -57,8 +66,8 @@ pub struct SeriesId {
 /// One game as a shard file keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Game {
-    /// The rule set's place in [`SeriesId::rule_sets`].
-    rule_set: usize,
+    /// The row's place in [`SeriesId::rows`].
+    row: usize,
     /// Its number in the rule set's series.
     number: usize,
     first_level: usize,
@@ -87,12 +96,12 @@ fn result_text(result: GameResult) -> &'static str {
     }
 }
 
-/// Writes part `shard` of `series`: its games, each with its rule set's place and its number in the series.
+/// Writes part `shard` of `series`: its games, each with its row's place and its number in the series.
 pub fn write(path: &Path, series: &SeriesId, shard: Shard, games: &[(usize, usize, GameRecord)]) -> Result<(), String> {
     let games = games
         .iter()
-        .map(|(rule_set, number, g)| Game {
-            rule_set: *rule_set,
+        .map(|(row, number, g)| Game {
+            row: *row,
             number: *number,
             first_level: g.first_level,
             result: result_text(g.result).into(),
@@ -112,11 +121,11 @@ pub fn write(path: &Path, series: &SeriesId, shard: Shard, games: &[(usize, usiz
 pub struct Merged {
     /// What the series is.
     pub series: SeriesId,
-    /// Each rule set's name and tallies.
-    pub rows: Vec<(String, SeriesSummary)>,
+    /// Each row's tallies.
+    pub rows: Vec<SeriesSummary>,
     /// The parts of N not among the files.
     pub missing: Vec<usize>,
-    /// Each rule set's game lengths, in plies.
+    /// Each row's game lengths, in plies.
     pub lengths: Vec<Vec<usize>>,
 }
 
@@ -125,7 +134,7 @@ pub struct Merged {
 pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
     let mut first: Option<(SeriesId, usize)> = None;
     let mut seen: Vec<usize> = Vec::new();
-    let mut rows: Vec<(String, SeriesSummary)> = Vec::new();
+    let mut rows: Vec<SeriesSummary> = Vec::new();
     let mut lengths: Vec<Vec<usize>> = Vec::new();
     for path in paths {
         let name = path.display();
@@ -137,7 +146,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
         let Shard { k, n } = file.shard;
         match &first {
             None => {
-                rows = file.series.rule_sets.iter().map(|(_, name)| (name.clone(), SeriesSummary::default())).collect();
+                rows = vec![SeriesSummary::default(); file.series.rows.len()];
                 lengths = vec![Vec::new(); rows.len()];
                 first = Some((file.series.clone(), n));
             }
@@ -152,12 +161,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
         seen.push(k);
         for (i, game) in file.games.iter().enumerate() {
             let record = record(game).map_err(|e| format!("{name}: game {}: {e}", i + 1))?;
-            let row = rows.get_mut(game.rule_set).ok_or_else(|| format!("{name}: game {}: no such rule set", i + 1))?;
+            let row = rows.get_mut(game.row).ok_or_else(|| format!("{name}: game {}: no such row", i + 1))?;
             if (game.number / 2) % n != k - 1 {
                 return Err(format!("{name}: game {} is not in part {k}/{n}", i + 1));
             }
-            row.1.add(&record);
-            lengths[game.rule_set].push(record.plies);
+            row.add(&record);
+            lengths[game.row].push(record.plies);
         }
     }
     let (series, parts) = first.ok_or("give the shard files to merge")?;
