@@ -80,6 +80,13 @@ impl Clock {
         Clock { control, left: [full; 2], running: None, flag: None }
     }
 
+    /// The clocks of a game saved with `left` on each side's clock, stopped.
+    #[must_use]
+    pub fn resume(control: TimeControl, left: [Duration; 2]) -> Clock {
+        let flag = Player::BOTH.into_iter().find(|p| left[p.index()].is_zero());
+        Clock { control, left, running: None, flag }
+    }
+
     /// The time control.
     #[must_use]
     pub fn control(&self) -> TimeControl {
@@ -200,6 +207,16 @@ mod tests {
         assert_eq!(clock.flagged(), Some(Player::Second), "a move after the flag does not save the game");
         clock.start(Player::First, t0 + 141 * S);
         assert_eq!(clock.running(), None, "nothing runs after a flag");
+    }
+
+    #[test]
+    fn a_resumed_clock_keeps_what_each_side_had_left() {
+        let t0 = Instant::now();
+        let control = TimeControl::PerGame { base: 60 * S, increment: Duration::ZERO };
+        let clock = Clock::resume(control, [12 * S, 40 * S]);
+        assert_eq!((clock.left(Player::First, t0), clock.left(Player::Second, t0)), (12 * S, 40 * S));
+        assert_eq!((clock.running(), clock.flagged()), (None, None));
+        assert_eq!(Clock::resume(control, [Duration::ZERO, S]).flagged(), Some(Player::First), "a lost flag stands");
     }
 
     #[test]

@@ -15,11 +15,18 @@
 //! level = "Medium"     # or `depth = 7` for a custom level
 //! ```
 //!
-//! An external engine's seat is `player = "engine"` with `engine = "Rapfi"`, the name it is registered under.
+//! An external engine's seat is `player = "engine"` with `engine = "Rapfi"`, the name it is registered under. A game
+//! on the clock has a `[clock]` table: `per_move_ms` or `game_ms` (with `increment_ms`), and `black_left_ms` and
+//! `white_left_ms`, the time each side had left.
 
 use serde::{Deserialize, Serialize};
 
+use std::time::Duration;
+
+use tabula_core::Player;
+
 use crate::Match;
+use crate::clock::{Clock, TimeControl};
 use crate::registry::{GameKind, MatchSpec, SpecError};
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
 
@@ -43,6 +50,50 @@ struct SeatRecord {
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+struct ClockRecord {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    per_move_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    increment_ms: Option<u64>,
+    black_left_ms: u64,
+    white_left_ms: u64,
+}
+
+/// The longest time a saved clock may hold: a day.
+const MOST_CLOCK_MS: u64 = 86_400_000;
+
+impl ClockRecord {
+    fn of(clock: &Clock, left: [Duration; 2]) -> ClockRecord {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let (per_move_ms, game_ms, increment_ms) = match clock.control() {
+            TimeControl::PerMove(t) => (Some(ms(t)), None, None),
+            TimeControl::PerGame { base, increment } => (None, Some(ms(base)), Some(ms(increment))),
+        };
+        ClockRecord { per_move_ms, game_ms, increment_ms, black_left_ms: ms(left[0]), white_left_ms: ms(left[1]) }
+    }
+
+    fn clock(&self) -> Result<Clock, String> {
+        let all =
+            [self.per_move_ms, self.game_ms, self.increment_ms, Some(self.black_left_ms), Some(self.white_left_ms)];
+        if all.into_iter().flatten().any(|ms| ms > MOST_CLOCK_MS) {
+            return Err("[clock]: times must be at most a day (86400000 ms)".into());
+        }
+        let ms = Duration::from_millis;
+        let control = match (self.per_move_ms, self.game_ms, self.increment_ms) {
+            (Some(t), None, None) if t > 0 => TimeControl::PerMove(ms(t)),
+            (None, Some(base), increment) if base > 0 => {
+                TimeControl::PerGame { base: ms(base), increment: ms(increment.unwrap_or(0)) }
+            }
+            _ => return Err("[clock]: give either `per_move_ms` or `game_ms` (with `increment_ms`), above 0".into()),
+        };
+        Ok(Clock::resume(control, [ms(self.black_left_ms), ms(self.white_left_ms)]))
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct FileRecord {
     format: u32,
     game: GameKind,
@@ -53,6 +104,8 @@ struct FileRecord {
     moves: Vec<String>,
     black: SeatRecord,
     white: SeatRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<ClockRecord>,
 }
 
 /// A game as stored: who played what, and the moves.
@@ -62,13 +115,25 @@ pub struct SavedGame {
     pub setup: GameSetup,
     /// The moves in standard notation.
     pub moves: Vec<String>,
+    /// The game's clocks, stopped, when it is played on the clock.
+    pub clock: Option<Clock>,
 }
 
 impl SavedGame {
     /// The game of `setup` with the moves of `game`.
     #[must_use]
     pub fn of(setup: &GameSetup, game: &dyn Match) -> SavedGame {
-        SavedGame { setup: setup.clone(), moves: game.move_list() }
+        SavedGame { setup: setup.clone(), moves: game.move_list(), clock: None }
+    }
+
+    /// This game with `clock`, stopped at `now` (each side keeps what it had left then).
+    #[must_use]
+    pub fn with_clock(mut self, clock: Option<&Clock>, now: std::time::Instant) -> SavedGame {
+        self.clock = clock.map(|c| {
+            let left = [Player::First, Player::Second].map(|p| c.left(p, now));
+            Clock::resume(c.control(), left)
+        });
+        self
     }
 
     /// The file's text.
@@ -93,6 +158,10 @@ impl SavedGame {
             moves: self.moves.clone(),
             black: seat(&self.setup.seats[0]),
             white: seat(&self.setup.seats[1]),
+            clock: self.clock.as_ref().map(|c| {
+                let left = [Player::First, Player::Second].map(|p| c.left(p, std::time::Instant::now()));
+                ClockRecord::of(c, left)
+            }),
         };
         let body = toml::to_string_pretty(&record).unwrap_or_default();
         format!("# A game saved by Tabula.\n{body}")
@@ -125,12 +194,13 @@ impl SavedGame {
             return Err(fail(format!("board size {size} is not allowed for rule set `{}`", rule_set.id)));
         }
         let seats = [seat_of(&record.black, "black").map_err(fail)?, seat_of(&record.white, "white").map_err(fail)?];
+        let clock = record.clock.as_ref().map(ClockRecord::clock).transpose().map_err(fail)?;
         let spec = MatchSpec { game, rule_set: rule_set.id.to_string(), board_size: record.board_size };
         let mut session = factory(&spec).map_err(|e| fail(e.to_string()))?;
         for (i, mv) in record.moves.iter().enumerate() {
             session.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
         }
-        Ok((SavedGame { setup: GameSetup { spec, seats }, moves: record.moves }, session))
+        Ok((SavedGame { setup: GameSetup { spec, seats }, moves: record.moves, clock }, session))
     }
 }
 
@@ -171,7 +241,7 @@ mod tests {
     #[test]
     fn every_kind_of_seat_comes_back() {
         let seats = [Seat::Engine("Edax".into()), Seat::Computer(LevelChoice::Custom(7))];
-        let saved = SavedGame { setup: othello(seats), moves: vec!["f5".into(), "d6".into()] };
+        let saved = SavedGame { setup: othello(seats), moves: vec!["f5".into(), "d6".into()], clock: None };
         let text = saved.to_toml();
         assert!(text.contains("player = \"engine\"\nengine = \"Edax\""), "{text}");
         let (back, game) = SavedGame::parse(&text, "g.toml", new_match).expect("parse");
@@ -180,6 +250,27 @@ mod tests {
         let human =
             SavedGame { setup: othello([Seat::Human, Seat::Computer(LevelChoice::Named("Hard".into()))]), ..saved };
         assert_eq!(SavedGame::parse(&human.to_toml(), "g.toml", new_match).expect("parse").0, human);
+    }
+
+    #[test]
+    fn a_clock_comes_back_with_the_time_each_side_had_left() {
+        let secs = Duration::from_secs;
+        let control = TimeControl::PerGame { base: secs(300), increment: secs(3) };
+        let clock = Clock::resume(control, [secs(120), secs(200)]);
+        let saved = SavedGame {
+            setup: othello([Seat::Human, Seat::Human]),
+            moves: vec!["f5".into()],
+            clock: Some(clock.clone()),
+        };
+        let text = saved.to_toml();
+        assert!(text.contains("[clock]\ngame_ms = 300000\nincrement_ms = 3000\nblack_left_ms = 120000"), "{text}");
+        let back = SavedGame::parse(&text, "g.toml", new_match).expect("parse").0;
+        assert_eq!(back.clock, Some(clock));
+        let bad = text.replace("game_ms = 300000\n", "");
+        let err = SavedGame::parse(&bad, "g.toml", new_match).err().expect("no time control");
+        assert!(err.starts_with("g.toml: [clock]: give either `per_move_ms` or `game_ms`"), "{err}");
+        let huge = text.replace("black_left_ms = 120000", "black_left_ms = 99999999999");
+        assert!(SavedGame::parse(&huge, "g.toml", new_match).err().expect("too long").contains("at most a day"));
     }
 
     #[test]

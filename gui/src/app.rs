@@ -533,8 +533,9 @@ impl App {
             Route::SavedGames => {
                 self.remember_origin();
                 let current = self.play.as_ref().map(|p| (&p.setup, p.game.as_ref()));
+                let clock = self.play.as_ref().and_then(|p| p.clock.as_ref());
                 let saves = self.paths.saves();
-                let context = saved_games::Context { dir: &saves, factory: self.factory, current };
+                let context = saved_games::Context { dir: &saves, factory: self.factory, current, clock };
                 self.saved = SavedGames::open(&context);
                 Screen::SavedGames
             }
@@ -561,8 +562,9 @@ impl App {
     /// A saved-games message; an opened game takes the play screen.
     fn update_saved_games(&mut self, msg: saved_games::Msg) -> Task<Message> {
         let current = self.play.as_ref().map(|p| (&p.setup, p.game.as_ref()));
+        let clock = self.play.as_ref().and_then(|p| p.clock.as_ref());
         let saves = self.paths.saves();
-        let context = saved_games::Context { dir: &saves, factory: self.factory, current };
+        let context = saved_games::Context { dir: &saves, factory: self.factory, current, clock };
         match self.saved.update(msg, &context) {
             saved_games::Action::None => Task::none(),
             saved_games::Action::Back => self.back(),
@@ -570,11 +572,13 @@ impl App {
                 self.saved.notice = Some(Err("Leave the online game before opening another.".into()));
                 Task::none()
             }
-            saved_games::Action::Open(setup, game, status) => {
+            saved_games::Action::Open(opened) => {
                 if let Some(play) = &mut self.play {
                     play.cancel_thinking();
                 }
+                let saved_games::Opened { setup, game, clock, status } = *opened;
                 let mut fresh = Play::new(setup, game);
+                fresh.clock = clock;
                 fresh.status = Some(status);
                 fresh.recorded = fresh.is_over();
                 self.play = Some(fresh);
@@ -699,7 +703,9 @@ impl App {
         }
         match self.journal.unfinished(self.factory) {
             Ok((saved, game)) => {
-                self.play = Some(Play::new(saved.setup, game));
+                let mut play = Play::new(saved.setup, game);
+                play.clock = saved.clock;
+                self.play = Some(play);
                 self.screen = Screen::Play;
                 self.sync_play()
             }

@@ -1205,3 +1205,53 @@ fn a_series_at_two_levels_plays_each_rule_set_at_both() {
     let rows = app.comparison().series.as_ref().expect("a series runs").progress().rows.len();
     assert_eq!(rows, 2, "the same level twice is one level");
 }
+
+#[test]
+fn continue_brings_back_the_clock_with_the_time_each_side_had() {
+    use crate::screen::new_game::{ClockKind, Msg};
+    let dir = TempDir::create();
+    let mut first = app(&dir);
+    let _ = first.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    for msg in [Msg::Clock(ClockKind::PerGame), Msg::GameMinutes(2), Msg::IncrementSeconds(0), Msg::Start] {
+        let _ = first.update(Message::NewGame(msg));
+    }
+    click(&mut first, 1, 1);
+    answer(&mut first);
+    let now = std::time::Instant::now();
+    let black_left = first.play().and_then(|p| p.clock.as_ref()).map(|c| c.left(Player::First, now));
+    drop(first);
+    let mut second = app(&dir);
+    let _ = second.update(Message::Go(Route::Continue));
+    let clock = second.play().and_then(|p| p.clock.clone()).expect("the clock comes back");
+    let left = clock.left(Player::First, std::time::Instant::now());
+    let before = black_left.expect("Black's time");
+    assert!(left <= std::time::Duration::from_secs(120) && left + std::time::Duration::from_secs(1) >= before);
+    assert_eq!(clock.running(), None, "it starts again with the first tick");
+}
+
+#[test]
+fn a_game_saved_by_name_on_the_clock_opens_on_the_clock() {
+    use crate::screen::new_game::{ClockKind, Msg};
+    let dir = TempDir::create();
+    let mut app = app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    for msg in [Msg::Clock(ClockKind::PerMove), Msg::MoveSeconds(7), Msg::Start] {
+        let _ = app.update(Message::NewGame(msg));
+    }
+    click(&mut app, 1, 1);
+    answer(&mut app);
+    let _ = app.update(Message::Play(play::Msg::OpenSave));
+    let _ = app.update(Message::SavedGames(saved_games::Msg::Name("timed".into())));
+    let _ = app.update(Message::SavedGames(saved_games::Msg::Save));
+    let path = dir.paths().saves().join("timed.toml");
+    let text = std::fs::read_to_string(&path).expect("saved");
+    assert!(text.contains("[clock]\nper_move_ms = 7000"), "{text}");
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
+    let _ = app.update(Message::NewGame(Msg::Clock(ClockKind::Off)));
+    let _ = app.update(Message::NewGame(Msg::Start));
+    assert!(app.play().expect("game").clock.is_none());
+    let _ = app.update(Message::Play(play::Msg::OpenLoad));
+    let _ = app.update(Message::SavedGames(saved_games::Msg::Open(path)));
+    let clock = app.play().and_then(|p| p.clock.clone()).expect("the clock comes back");
+    assert_eq!(clock.control(), tabula_games::clock::TimeControl::PerMove(std::time::Duration::from_secs(7)));
+}

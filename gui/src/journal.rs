@@ -64,7 +64,8 @@ impl Journal {
             return;
         }
         if play.game.ply() > 0 {
-            let text = SavedGame::of(&play.setup, play.game.as_ref()).to_toml();
+            let saved = SavedGame::of(&play.setup, play.game.as_ref());
+            let text = saved.with_clock(play.clock.as_ref(), std::time::Instant::now()).to_toml();
             match storage::write_atomic(&self.autosave, &text) {
                 Ok(()) => self.autosave_exists = true,
                 Err(e) => play.status = Some(e),

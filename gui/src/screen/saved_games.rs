@@ -8,6 +8,7 @@ use std::time::SystemTime;
 use iced::widget::{button, column, container, row, scrollable, text, text_input};
 use iced::{Element, Fill, Length};
 use tabula_games::Match;
+use tabula_games::clock::Clock;
 use tabula_games::exchange;
 use tabula_games::save_file::{MatchFactory, SavedGame};
 use tabula_games::setup::GameSetup;
@@ -63,12 +64,24 @@ pub enum Msg {
     Back,
 }
 
+/// A game read from a file, to play or study.
+pub struct Opened {
+    /// Who plays what.
+    pub setup: GameSetup,
+    /// The game with its moves.
+    pub game: Box<dyn Match>,
+    /// Its clocks, if it was saved on the clock.
+    pub clock: Option<Clock>,
+    /// What to say of it ("Opened 'name'").
+    pub status: String,
+}
+
 /// What the screen asks of the app.
 pub enum Action {
     /// Nothing more.
     None,
     /// Play or study this game, read from the file named; it takes the current game's place.
-    Open(GameSetup, Box<dyn Match>, String),
+    Open(Box<Opened>),
     /// Back to where the screen was opened from.
     Back,
 }
@@ -81,6 +94,8 @@ pub struct Context<'a> {
     pub factory: MatchFactory,
     /// The current game, which Save and Export write.
     pub current: Option<(&'a GameSetup, &'a dyn Match)>,
+    /// The current game's clocks, which Save keeps.
+    pub clock: Option<&'a Clock>,
 }
 
 impl Default for SavedGames {
@@ -120,8 +135,8 @@ impl SavedGames {
             Msg::Save => {
                 let (Some(name), Some((setup, game))) = (&self.save_name, context.current) else { return Action::None };
                 let name = name.clone();
-                library::save(context.dir, &name, &SavedGame::of(setup, game), false)
-                    .map(|_| format!("Saved as '{}'.", name.trim()))
+                let saved = SavedGame::of(setup, game).with_clock(context.clock, std::time::Instant::now());
+                library::save(context.dir, &name, &saved, false).map(|_| format!("Saved as '{}'.", name.trim()))
             }
             Msg::Open(path) => {
                 let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -129,7 +144,10 @@ impl SavedGames {
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))
                     .and_then(|text| SavedGame::parse(&text, &name, context.factory));
                 match read {
-                    Ok((saved, game)) => return Action::Open(saved.setup, game, format!("Opened '{name}'")),
+                    Ok((saved, game)) => {
+                        let status = format!("Opened '{name}'");
+                        return Action::Open(Box::new(Opened { setup: saved.setup, game, clock: saved.clock, status }));
+                    }
                     Err(e) => Err(e),
                 }
             }
@@ -172,7 +190,10 @@ impl SavedGames {
                 return Action::None;
             }
             Msg::Import => match self.import(context.factory) {
-                Ok((setup, game, source)) => return Action::Open(setup, game, format!("Imported {source}")),
+                Ok((setup, game, source)) => {
+                    let status = format!("Imported {source}");
+                    return Action::Open(Box::new(Opened { setup, game, clock: None, status }));
+                }
                 Err(e) => Err(e),
             },
             Msg::Export => self.export(context.current),
