@@ -121,7 +121,7 @@ fn a_crash_an_illegal_move_and_nonsense_are_errors_that_name_the_engine() {
     game.play_notation(&mv).expect("legal");
     let err = ask(game.as_ref(), &stubborn, 100).expect_err("occupied");
     assert!(matches!(err, EngineError::Illegal { .. }), "{err}");
-    assert!(err.to_string().starts_with("Stubborn played (7, 7)"), "{err}");
+    assert!(err.to_string().starts_with("Stubborn played h8, which is not legal here"), "{err}");
 
     let babbler = script(
         "Babbler",

@@ -140,6 +140,11 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// The cell a move places on; `None` for a pass.
     fn cell_of(&self, mv: Self::Move) -> Option<Cell>;
 
+    /// `cell` in the game's notation (`f5`, `h8`), whether or not a move there is legal: for messages.
+    fn cell_name(&self, cell: Cell) -> String {
+        format!("({}, {})", cell.x, cell.y)
+    }
+
     /// What playing `mv` in `before` changes (placed stone, flips, winning line).
     fn describe_move(&self, before: &Self::State, mv: Self::Move) -> MoveReport;
 

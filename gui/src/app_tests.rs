@@ -1038,7 +1038,7 @@ fn a_registered_engine_plays_a_side_and_its_illegal_move_stops_the_game_with_its
     let play = app.play().expect("game");
     assert_eq!(play.game.ply(), 2, "f5 again is not played");
     let status = play.status.clone().unwrap_or_default();
-    assert!(status.starts_with("Stubborn played (5, 4), which is not legal here: occupied."), "{status}");
+    assert!(status.starts_with("Stubborn played f5, which is not legal here: occupied."), "{status}");
     assert!(play.paused && !play.computer_to_move(), "the game waits for the player");
     let _ = app.update(Message::Settings(settings_screen::Msg::RemoveEngine("Stubborn".into())));
     let _ = app.update(Message::Play(play::Msg::TogglePause));

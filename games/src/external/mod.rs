@@ -247,7 +247,7 @@ pub(crate) fn ask<G: BoardGame>(
     };
     mv.map(|mv| (mv, answer.eval)).map_err(|e| {
         connection.end();
-        let mv = answer.cell.map_or_else(|| "a pass".to_string(), |c| format!("({}, {})", c.x, c.y));
+        let mv = answer.cell.map_or_else(|| "a pass".to_string(), |c| game.cell_name(c));
         EngineError::Illegal { name, mv, reason: e.to_string() }
     })
 }

@@ -543,6 +543,10 @@ impl BoardGame for Gomoku {
         Some(Cell::new(x, y))
     }
 
+    fn cell_name(&self, cell: Cell) -> String {
+        notation::format_point(self.geo.size, cell.x, cell.y)
+    }
+
     fn describe_move(&self, before: &GomokuState, mv: Move) -> MoveReport {
         let mut after = before.clone();
         self.make(&mut after, mv);

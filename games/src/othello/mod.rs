@@ -460,6 +460,10 @@ impl BoardGame for Othello {
         mv.square().map(|sq| self.cell(sq))
     }
 
+    fn cell_name(&self, cell: Cell) -> String {
+        format!("{}{}", char::from(b'a'.saturating_add(u8::try_from(cell.x).unwrap_or(u8::MAX))), cell.y + 1)
+    }
+
     fn describe_move(&self, before: &Position, mv: Move) -> MoveReport {
         let mut report = MoveReport { player: Some(before.side), ..MoveReport::default() };
         let Some(sq) = mv.square() else {
