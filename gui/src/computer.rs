@@ -22,8 +22,13 @@ const HINT_MS: u64 = 1500;
 /// The most time a review spends on each position: a 60-move game is reviewed in half a minute.
 const REVIEW_MS: u64 = 500;
 
-/// The most moves whose values the board shows: every Othello move in most positions, Gomoku's best.
+/// How many moves' values the board shows: the best this many, where the game does not mark its legal moves or
+/// marks more than [`ALL_VALUES`] of them (Gomoku's best).
 const VALUE_LINES: usize = 12;
+
+/// The most legal moves a game may mark for the board to show the value of every one of them (Othello's "value
+/// all moves", as NBoard and Egaroucid offer).
+const ALL_VALUES: usize = 32;
 
 /// The most time each of those moves is searched.
 const VALUE_MS: u64 = 250;
@@ -111,13 +116,15 @@ impl Computer {
         self.start(play, &level, Purpose::Hint, Duration::ZERO, settings)
     }
 
-    /// Starts finding the values of the human's best moves (at most [`VALUE_LINES`]), for the board.
+    /// Starts finding the values of the human's moves, for the board: every legal move where the game marks at
+    /// most [`ALL_VALUES`] of them, else the best [`VALUE_LINES`].
     pub fn values(&mut self, play: &mut Play, settings: &Settings) -> Task<Finished> {
         if !play.human_to_move() || play.thinking.is_some() || play.viewing.is_some() {
             return Task::none();
         }
         let level = self.advice_level(VALUE_MS);
-        self.start(play, &level, Purpose::Values(VALUE_LINES), Duration::ZERO, settings)
+        let lines = value_lines(&play.game.current());
+        self.start(play, &level, Purpose::Values(lines), Duration::ZERO, settings)
     }
 
     /// Starts judging the position after `ply` moves of `play`, for its review: by the engine that gives hints,
@@ -207,6 +214,12 @@ impl Computer {
     }
 }
 
+/// How many moves to find the values of in `snapshot`: all its marked legal moves when there are a few.
+fn value_lines(snapshot: &tabula_games::Snapshot) -> usize {
+    let legal = snapshot.markers.iter().filter(|(_, m)| *m == tabula_games::Marker::Legal).count();
+    if (1..=ALL_VALUES).contains(&legal) { legal } else { VALUE_LINES }
+}
+
 /// The most the side to move in `play` may spend on its move under the game's clock, if it has one: its share of
 /// its time, reckoning with about half the empty cells (at most 30, at least 6) as its moves to come.
 fn clock_budget(play: &Play) -> Option<Duration> {
@@ -245,6 +258,21 @@ mod tests {
             args: vec!["-c".into(), body.into()],
             folder: None,
         }
+    }
+
+    #[test]
+    fn othello_values_every_legal_move_and_gomoku_its_best_few() {
+        let game = |kind| tabula_games::new_match(&tabula_games::MatchSpec::default_for(kind)).expect("a game");
+        let othello = game(tabula_games::GameKind::Othello);
+        assert_eq!(value_lines(&othello.current()), 4, "the four opening moves");
+        // A position with more legal moves than the best few: each gets its value.
+        let mut crowded = othello.current();
+        crowded.markers =
+            (0..20).map(|i| (tabula_games::Cell::new(i % 8, i / 8), tabula_games::Marker::Legal)).collect();
+        assert_eq!(value_lines(&crowded), 20);
+        crowded.markers.clear();
+        assert_eq!(value_lines(&crowded), VALUE_LINES, "no marked moves: the best few");
+        assert_eq!(value_lines(&game(tabula_games::GameKind::Gomoku).current()), VALUE_LINES);
     }
 
     #[test]
