@@ -140,6 +140,13 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     /// The cell a move places on; `None` for a pass.
     fn cell_of(&self, mv: Self::Move) -> Option<Cell>;
 
+    /// A position with `stones` on the board and `to_move` to move, for a board set up by hand; an error says what
+    /// is wrong with it (a cell off the board or given twice, a position the rules cannot hold).
+    fn setup_state(&self, stones: &[(Cell, Player)], to_move: Player) -> Result<Self::State, String> {
+        let _ = (stones, to_move);
+        Err("this game cannot be set up by hand".into())
+    }
+
     /// `cell` in the game's notation (`f5`, `h8`), whether or not a move there is legal: for messages.
     fn cell_name(&self, cell: Cell) -> String {
         format!("({}, {})", cell.x, cell.y)

@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use tabula_core::Game;
+use tabula_core::{Game, Player};
 
 use crate::gomoku::WinRule;
 use crate::gomoku::psq;
 use crate::othello::{Othello, notation};
 use crate::registry::{GameKind, MatchSpec};
-use crate::{Cell, Match, ggf};
+use crate::{Cell, Match, StartPosition, ggf};
 
 use crate::save_file::{MatchFactory, SavedGame};
 use crate::setup::{GameSetup, Seat};
@@ -61,6 +61,10 @@ pub fn export(format: Format, setup: &GameSetup, game: &dyn Match) -> Result<Str
     let (w, _) = game.board_size();
     match format {
         Format::Tabula => Ok(SavedGame::of(setup, game).to_toml()),
+        Format::Transcript | Format::Psq if game.set_up_start().is_some() => Err(format!(
+            "a {format:?} file cannot hold a game from a position set up by hand: export GGF or save it in Tabula's \
+             format"
+        )),
         Format::Transcript => Ok(moves.iter().filter(|m| *m != "pass").cloned().collect::<String>()),
         Format::Ggf => {
             let start = game.snapshot(0);
@@ -77,7 +81,7 @@ pub fn export(format: Format, setup: &GameSetup, game: &dyn Match) -> Result<Str
             let game = ggf::GgfGame {
                 size: w,
                 board,
-                black_to_move: true,
+                black_to_move: start.to_move == Player::First,
                 moves,
                 players,
                 time_ms: None,
@@ -131,7 +135,20 @@ pub fn import(
             let start = export(Format::Ggf, &humans(spec.clone()), game.as_ref())?;
             let expected = ggf::parse(&start).map_err(|e| fail(e.to_string()))?;
             if record.board != expected.board || !record.black_to_move {
-                return Err(fail("only games from the standard start position can be read".into()));
+                // A game from another position: the board is set up first.
+                let n = record.size;
+                let stones = record
+                    .board
+                    .chars()
+                    .enumerate()
+                    .filter_map(|(i, c)| match c {
+                        '*' | 'X' | 'x' => Some((Cell::new(i % n, i / n), Player::First)),
+                        'O' | 'o' => Some((Cell::new(i % n, i / n), Player::Second)),
+                        _ => None,
+                    })
+                    .collect();
+                let to_move = if record.black_to_move { Player::First } else { Player::Second };
+                game.restart_from(&StartPosition { stones, to_move }).map_err(fail)?;
             }
             for (i, mv) in record.moves.iter().enumerate() {
                 let mv = if mv.eq_ignore_ascii_case("pa") { "pass" } else { mv.as_str() };
@@ -202,6 +219,24 @@ mod tests {
         let text = export(Format::Ggf, &GameSetup { seats: seats.clone(), ..setup }, game.as_ref()).expect("export");
         let (back, _) = import(Format::Ggf, &text, "g.ggf", new_match).expect("import");
         assert_eq!(back.seats, seats, "the players come back");
+    }
+
+    #[test]
+    fn a_set_up_othello_game_goes_through_ggf_and_not_into_a_transcript() {
+        let spec = MatchSpec { game: GameKind::Othello, rule_set: "othello".into(), board_size: None };
+        let setup = GameSetup { spec: spec.clone(), seats: [Seat::Human, Seat::Human] };
+        let mut game = new_match(&spec).expect("othello");
+        let stones =
+            vec![(Cell::new(2, 2), Player::First), (Cell::new(3, 3), Player::Second), (Cell::new(4, 4), Player::First)];
+        game.restart_from(&StartPosition { stones, to_move: Player::Second }).expect("a position");
+        let mv = game.current().markers.first().map(|(c, _)| *c).expect("a move");
+        game.play_cell(mv).expect("legal");
+        let text = export(Format::Ggf, &setup, game.as_ref()).expect("export");
+        assert!(text.contains(" O]"), "White to move in BO: {text}");
+        let (_, back) = import(Format::Ggf, &text, "g.ggf", new_match).expect("import");
+        assert_eq!(back.current(), game.current());
+        let err = export(Format::Transcript, &setup, game.as_ref()).expect_err("no transcript");
+        assert!(err.contains("set up by hand"), "{err}");
     }
 
     #[test]

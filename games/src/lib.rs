@@ -23,4 +23,4 @@ pub mod setup;
 pub use board::{BoardGame, Cell, Marker, MoveError, MoveReport, OptionAxis, OptionChoice, RuleSet};
 pub use engine::Engine;
 pub use registry::{GameKind, GameVisitor, MatchSpec, SpecError, new_match};
-pub use session::{Analysis, EngineJob, ExternalAnswer, Match, Session, Snapshot, ThinkJob};
+pub use session::{Analysis, EngineJob, ExternalAnswer, Match, Session, Snapshot, StartPosition, ThinkJob};

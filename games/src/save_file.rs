@@ -17,7 +17,8 @@
 //!
 //! An external engine's seat is `player = "engine"` with `engine = "Rapfi"`, the name it is registered under. A game
 //! on the clock has a `[clock]` table: `per_move_ms` or `game_ms` (with `increment_ms`), and `black_left_ms` and
-//! `white_left_ms`, the time each side had left.
+//! `white_left_ms`, the time each side had left. A game from a position set up by hand has a `[start]` table:
+//! `to_move` ("black" or "white") and `board`, one string per row from the top (`x` Black, `o` White, `.` empty).
 
 use serde::{Deserialize, Serialize};
 
@@ -26,8 +27,10 @@ use std::time::Duration;
 use tabula_core::Player;
 
 use crate::Match;
+use crate::board::Cell;
 use crate::clock::{Clock, TimeControl};
 use crate::registry::{GameKind, MatchSpec, SpecError};
+use crate::session::StartPosition;
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
 
 /// The version written into new files.
@@ -94,6 +97,52 @@ impl ClockRecord {
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+struct StartRecord {
+    to_move: String,
+    board: Vec<String>,
+}
+
+impl StartRecord {
+    fn of(start: &StartPosition, (w, h): (usize, usize)) -> StartRecord {
+        let mut rows = vec![vec!['.'; w]; h];
+        for (cell, player) in &start.stones {
+            if let Some(c) = rows.get_mut(cell.y).and_then(|row| row.get_mut(cell.x)) {
+                *c = if *player == Player::First { 'x' } else { 'o' };
+            }
+        }
+        let to_move = if start.to_move == Player::First { "black" } else { "white" };
+        StartRecord { to_move: to_move.into(), board: rows.into_iter().map(String::from_iter).collect() }
+    }
+
+    fn start(&self, (w, h): (usize, usize)) -> Result<StartPosition, String> {
+        let to_move = match self.to_move.as_str() {
+            "black" => Player::First,
+            "white" => Player::Second,
+            other => return Err(format!("[start]: to_move `{other}` must be \"black\" or \"white\"")),
+        };
+        if self.board.len() != h {
+            return Err(format!("[start]: the board has {} rows, this game {h}", self.board.len()));
+        }
+        let mut stones = Vec::new();
+        for (y, row) in self.board.iter().enumerate() {
+            if row.chars().count() != w {
+                return Err(format!("[start]: row {} has {} cells, this game {w}", y + 1, row.chars().count()));
+            }
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'x' | 'X' => stones.push((Cell::new(x, y), Player::First)),
+                    'o' | 'O' => stones.push((Cell::new(x, y), Player::Second)),
+                    '.' | '-' => {}
+                    other => return Err(format!("[start]: row {}, cell {}: `{other}` is not x, o or .", y + 1, x + 1)),
+                }
+            }
+        }
+        Ok(StartPosition { stones, to_move })
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct FileRecord {
     format: u32,
     game: GameKind,
@@ -104,6 +153,8 @@ struct FileRecord {
     moves: Vec<String>,
     black: SeatRecord,
     white: SeatRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start: Option<StartRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clock: Option<ClockRecord>,
 }
@@ -117,13 +168,17 @@ pub struct SavedGame {
     pub moves: Vec<String>,
     /// The game's clocks, stopped, when it is played on the clock.
     pub clock: Option<Clock>,
+    /// The position set up by hand that the game started from, if it did not start from the rule set's own, with
+    /// the board's size.
+    pub start: Option<(StartPosition, (usize, usize))>,
 }
 
 impl SavedGame {
     /// The game of `setup` with the moves of `game`.
     #[must_use]
     pub fn of(setup: &GameSetup, game: &dyn Match) -> SavedGame {
-        SavedGame { setup: setup.clone(), moves: game.move_list(), clock: None }
+        let start = game.set_up_start().map(|start| (start, game.board_size()));
+        SavedGame { setup: setup.clone(), moves: game.move_list(), clock: None, start }
     }
 
     /// This game with `clock`, stopped at `now` (each side keeps what it had left then).
@@ -158,6 +213,7 @@ impl SavedGame {
             moves: self.moves.clone(),
             black: seat(&self.setup.seats[0]),
             white: seat(&self.setup.seats[1]),
+            start: self.start.as_ref().map(|(start, size)| StartRecord::of(start, *size)),
             clock: self.clock.as_ref().map(|c| {
                 let left = [Player::First, Player::Second].map(|p| c.left(p, std::time::Instant::now()));
                 ClockRecord::of(c, left)
@@ -197,10 +253,19 @@ impl SavedGame {
         let clock = record.clock.as_ref().map(ClockRecord::clock).transpose().map_err(fail)?;
         let spec = MatchSpec { game, rule_set: rule_set.id.to_string(), board_size: record.board_size };
         let mut session = factory(&spec).map_err(|e| fail(e.to_string()))?;
+        let start = match &record.start {
+            Some(start) => {
+                let size = session.board_size();
+                let start = start.start(size).map_err(fail)?;
+                session.restart_from(&start).map_err(|e| fail(format!("[start]: {e}")))?;
+                Some((start, size))
+            }
+            None => None,
+        };
         for (i, mv) in record.moves.iter().enumerate() {
             session.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
         }
-        Ok((SavedGame { setup: GameSetup { spec, seats }, moves: record.moves, clock }, session))
+        Ok((SavedGame { setup: GameSetup { spec, seats }, moves: record.moves, clock, start }, session))
     }
 }
 
@@ -241,7 +306,8 @@ mod tests {
     #[test]
     fn every_kind_of_seat_comes_back() {
         let seats = [Seat::Engine("Edax".into()), Seat::Computer(LevelChoice::Custom(7))];
-        let saved = SavedGame { setup: othello(seats), moves: vec!["f5".into(), "d6".into()], clock: None };
+        let saved =
+            SavedGame { setup: othello(seats), moves: vec!["f5".into(), "d6".into()], clock: None, start: None };
         let text = saved.to_toml();
         assert!(text.contains("player = \"engine\"\nengine = \"Edax\""), "{text}");
         let (back, game) = SavedGame::parse(&text, "g.toml", new_match).expect("parse");
@@ -261,6 +327,7 @@ mod tests {
             setup: othello([Seat::Human, Seat::Human]),
             moves: vec!["f5".into()],
             clock: Some(clock.clone()),
+            start: None,
         };
         let text = saved.to_toml();
         assert!(text.contains("[clock]\ngame_ms = 300000\nincrement_ms = 3000\nblack_left_ms = 120000"), "{text}");
@@ -271,6 +338,60 @@ mod tests {
         assert!(err.starts_with("g.toml: [clock]: give either `per_move_ms` or `game_ms`"), "{err}");
         let huge = text.replace("black_left_ms = 120000", "black_left_ms = 99999999999");
         assert!(SavedGame::parse(&huge, "g.toml", new_match).err().expect("too long").contains("at most a day"));
+    }
+
+    #[test]
+    fn a_game_from_a_set_up_position_comes_back_from_its_start() {
+        use crate::board::Cell;
+        let setup = othello([Seat::Human, Seat::Human]);
+        let mut game = new_match(&setup.spec).expect("othello");
+        // A corner fight: White to move, with discs the standard start never has.
+        let stones = vec![
+            (Cell::new(0, 0), Player::First),
+            (Cell::new(1, 1), Player::Second),
+            (Cell::new(2, 2), Player::First),
+            (Cell::new(3, 3), Player::Second),
+            (Cell::new(4, 4), Player::First),
+        ];
+        game.restart_from(&StartPosition { stones: stones.clone(), to_move: Player::Second }).expect("a position");
+        assert!(game.engine_protocol().is_none(), "no engine protocol tells a set-up start");
+        let mv = game.current().markers.first().map(|(c, _)| *c).expect("White has a move");
+        game.play_cell(mv).expect("legal");
+        let saved = SavedGame::of(&setup, game.as_ref());
+        let text = saved.to_toml();
+        assert!(
+            text.contains("[start]\nto_move = \"white\"\nboard = [\n    \"x.......\",\n    \".o......\","),
+            "{text}"
+        );
+        let (back, replayed) = SavedGame::parse(&text, "g.toml", new_match).expect("parse");
+        assert_eq!(back, saved);
+        assert_eq!(replayed.current(), game.current(), "the same position after the same move");
+        assert_eq!(replayed.set_up_start().map(|s| s.stones), Some(stones));
+
+        let problem = |from: &str, to: &str| {
+            SavedGame::parse(&text.replacen(from, to, 1), "g.toml", new_match).err().expect("an error")
+        };
+        assert_eq!(problem("\"x.......\",", ""), "g.toml: [start]: the board has 7 rows, this game 8");
+        assert_eq!(problem("x.......", "x......"), "g.toml: [start]: row 1 has 7 cells, this game 8");
+        assert_eq!(problem("x.......", "x..?...."), "g.toml: [start]: row 1, cell 4: `?` is not x, o or .");
+        assert_eq!(
+            problem("to_move = \"white\"", "to_move = \"red\""),
+            "g.toml: [start]: to_move `red` must be \"black\" or \"white\""
+        );
+        let spec = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: None };
+        let mut gomoku = new_match(&spec).expect("gomoku");
+        let start = |stones: Vec<(Cell, Player)>| StartPosition { stones, to_move: Player::First };
+        let twice = start(vec![(Cell::new(7, 7), Player::First), (Cell::new(7, 7), Player::Second)]);
+        assert_eq!(gomoku.restart_from(&twice), Err("h8 is given twice".into()));
+        let off = start(vec![(Cell::new(15, 0), Player::First)]);
+        assert_eq!(gomoku.restart_from(&off), Err("(15, 0) is off the 15x15 board".into()));
+        let mut othello_game = new_match(&setup.spec).expect("othello");
+        assert_eq!(
+            othello_game.restart_from(&start(vec![(Cell::new(8, 0), Player::First)])),
+            Err("i1 is off the board".into())
+        );
+        let plain = SavedGame::of(&setup, new_match(&setup.spec).expect("othello").as_ref());
+        assert!(!plain.to_toml().contains("[start]"), "the rule set's own start is not written");
     }
 
     #[test]

@@ -86,6 +86,15 @@ pub struct Analysis {
     pub external: Option<ExternalAnswer>,
 }
 
+/// A position set up by hand: the stones on the board and the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartPosition {
+    /// Every stone or disc and whose it is.
+    pub stones: Vec<(Cell, Player)>,
+    /// Who moves first from it.
+    pub to_move: Player,
+}
+
 /// An external engine's answer as an [`Analysis`]: it has no depth or nodes, and its score is its own evaluation,
 /// when it gave one (without one, the score means nothing).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,6 +181,11 @@ pub trait Match: Send {
     /// `level` without the ones before: the values of the moves. Each line is reported through the job's progress
     /// as it is found, best first; the job returns the first.
     fn lines_job(&self, lines: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob;
+    /// Starts the game again from a position set up by hand (the moves are dropped), or says what is wrong with
+    /// the position.
+    fn restart_from(&mut self, start: &StartPosition) -> Result<(), String>;
+    /// The position the game started from when it is not the rule set's own start.
+    fn set_up_start(&self) -> Option<StartPosition>;
     /// The protocol an external engine needs to play this game, or `None` when no protocol can tell its rule set
     /// or its start (a loaded position): which registered engines may take a seat.
     fn engine_protocol(&self) -> Option<Protocol>;
@@ -383,6 +397,28 @@ impl<G: BoardGame> Match for Session<G> {
         self.engine_rules().map(EngineRules::protocol)
     }
 
+    fn restart_from(&mut self, start: &StartPosition) -> Result<(), String> {
+        let state = self.game.setup_state(&start.stones, start.to_move)?;
+        self.start = state.clone();
+        self.state = state;
+        self.moves.clear();
+        self.reports.clear();
+        self.redo.clear();
+        Ok(())
+    }
+
+    fn set_up_start(&self) -> Option<StartPosition> {
+        if self.from_rule_set_start() {
+            return None;
+        }
+        let (w, h) = self.game.board_size();
+        let stones = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+            .filter_map(|cell| Some((cell, self.game.stone(&self.start, cell)?)))
+            .collect();
+        Some(StartPosition { stones, to_move: self.game.side_to_move(&self.start) })
+    }
+
     fn engine_job(
         &self,
         ply: usize,
@@ -422,8 +458,12 @@ impl<G: BoardGame> Session<G> {
     /// How the rule set is told to an external engine, when it can be: the game must have started from the rule
     /// set's own start.
     fn engine_rules(&self) -> Option<EngineRules> {
-        let from_start = self.game.recompute_hash(&self.start) == self.game.recompute_hash(&self.game.initial_state());
-        self.game.engine_rules().filter(|_| from_start)
+        self.game.engine_rules().filter(|_| self.from_rule_set_start())
+    }
+
+    /// Whether the game started from the rule set's own start (not from a position set up by hand).
+    fn from_rule_set_start(&self) -> bool {
+        self.game.recompute_hash(&self.start) == self.game.recompute_hash(&self.game.initial_state())
     }
 
     /// A search of `state` for its best `lines` moves, each searched at `level` without the ones found before.

@@ -543,6 +543,19 @@ impl BoardGame for Gomoku {
         Some(Cell::new(x, y))
     }
 
+    fn setup_state(&self, stones: &[(Cell, Player)], to_move: Player) -> Result<GomokuState, String> {
+        let size = self.geo.size;
+        if let Some(&(cell, _)) = stones.iter().find(|(c, _)| c.x >= size || c.y >= size) {
+            return Err(format!("({}, {}) is off the {size}x{size} board", cell.x, cell.y));
+        }
+        let of = |player| stones.iter().filter(|(_, p)| *p == player).map(|(c, _)| (c.x, c.y)).collect::<Vec<_>>();
+        self.setup(&of(Player::First), &of(Player::Second), to_move).ok_or_else(|| {
+            let mut seen = std::collections::HashSet::new();
+            let twice = stones.iter().find(|(c, _)| !seen.insert((c.x, c.y))).map(|(c, _)| self.cell_name(*c));
+            twice.map_or_else(|| "the position cannot be set up".to_string(), |c| format!("{c} is given twice"))
+        })
+    }
+
     fn cell_name(&self, cell: Cell) -> String {
         notation::format_point(self.geo.size, cell.x, cell.y)
     }

@@ -460,6 +460,19 @@ impl BoardGame for Othello {
         mv.square().map(|sq| self.cell(sq))
     }
 
+    fn setup_state(&self, stones: &[(Cell, Player)], to_move: Player) -> Result<Position, String> {
+        let (mut black, mut white) = (0u128, 0u128);
+        for &(cell, player) in stones {
+            let square = self.square_of(cell).ok_or_else(|| format!("{} is off the board", self.cell_name(cell)))?;
+            let bit = 1u128 << square;
+            if (black | white) & bit != 0 {
+                return Err(format!("{} is given twice", self.cell_name(cell)));
+            }
+            if player == Player::First { black |= bit } else { white |= bit }
+        }
+        Ok(self.position(black, white, to_move))
+    }
+
     fn cell_name(&self, cell: Cell) -> String {
         format!("{}{}", char::from(b'a'.saturating_add(u8::try_from(cell.x).unwrap_or(u8::MAX))), cell.y + 1)
     }
