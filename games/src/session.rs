@@ -408,7 +408,7 @@ impl<G: BoardGame> Match for Session<G> {
     }
 
     fn set_up_start(&self) -> Option<StartPosition> {
-        if self.from_rule_set_start() {
+        if self.starts_as_the_rules_do() {
             return None;
         }
         let (w, h) = self.game.board_size();
@@ -458,11 +458,11 @@ impl<G: BoardGame> Session<G> {
     /// How the rule set is told to an external engine, when it can be: the game must have started from the rule
     /// set's own start.
     fn engine_rules(&self) -> Option<EngineRules> {
-        self.game.engine_rules().filter(|_| self.from_rule_set_start())
+        self.game.engine_rules().filter(|_| self.starts_as_the_rules_do())
     }
 
     /// Whether the game started from the rule set's own start (not from a position set up by hand).
-    fn from_rule_set_start(&self) -> bool {
+    fn starts_as_the_rules_do(&self) -> bool {
         self.game.recompute_hash(&self.start) == self.game.recompute_hash(&self.game.initial_state())
     }
 
