@@ -179,6 +179,77 @@ fn othello_spec(size: usize) -> MatchSpec {
     MatchSpec { game: GameKind::Othello, rule_set: rule_set.into(), board_size: None }
 }
 
+/// A position from pasted text, for the setup board of `spec`'s game: a board, one character per cell row by row
+/// from the top (`x`, `X` or `*` Black, `o` or `O` White, `.` or `-` empty; blanks ignored), optionally followed
+/// by the side to move (as Othello's board string: `X`/`*` Black, `O` White); or a game in a format of the
+/// game's files (GGF, psq) or a list of moves (`f5d6c3`, `h8 i9 h9`), whose position at its end is taken.
+pub fn read_position(spec: &MatchSpec, text: &str, factory: MatchFactory) -> Result<StartPosition, String> {
+    let mut game = factory(spec).map_err(|e| e.to_string())?;
+    let (w, h) = game.board_size();
+    let compact: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let is_cell = |c: &char| "xXoO*.-".contains(*c);
+    if (compact.len() == w * h || compact.len() == w * h + 1) && compact[..w * h].iter().all(is_cell) {
+        let to_move = match compact.get(w * h) {
+            None | Some('x' | 'X' | '*' | 'b' | 'B') => Player::First,
+            Some('o' | 'O' | 'w' | 'W') => Player::Second,
+            Some(other) => return Err(format!("the side to move `{other}` is not X or O")),
+        };
+        let stones = compact[..w * h]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                'x' | 'X' | '*' => Some((Cell::new(i % w, i / w), Player::First)),
+                'o' | 'O' => Some((Cell::new(i % w, i / w), Player::Second)),
+                _ => None,
+            })
+            .collect();
+        return Ok(StartPosition { stones, to_move });
+    }
+    let end_of = |game: &dyn Match| {
+        let now = game.current();
+        let stones = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+            .filter_map(|cell| Some((cell, now.stone(cell)?)))
+            .collect();
+        StartPosition { stones, to_move: now.to_move }
+    };
+    let trimmed = text.trim_start();
+    let format = if trimmed.starts_with("(;") {
+        Some(Format::Ggf)
+    } else if trimmed.starts_with("Piskvorky") {
+        Some(Format::Psq)
+    } else {
+        None
+    };
+    if let Some(format) = format {
+        let (_, read) = import(format, text, "the pasted text", factory)?;
+        return Ok(end_of(read.as_ref()));
+    }
+    // A list of moves, separated or not: the longest notation that plays each time.
+    let words: Vec<&str> =
+        text.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|w| !w.is_empty()).collect();
+    for word in words {
+        let mut rest = word;
+        while !rest.is_empty() {
+            let played = (1..=rest.len().min(4))
+                .rev()
+                .filter(|&n| rest.is_char_boundary(n))
+                .find(|&n| game.play_notation(&rest[..n]).is_ok());
+            match played {
+                Some(n) => rest = &rest[n..],
+                None => {
+                    let reason = game.play_notation(rest).err().map(|e| e.to_string()).unwrap_or_default();
+                    return Err(format!(
+                        "neither a board of {w}x{h} cells (x, o and .) nor a game: move {} (`{rest}`): {reason}",
+                        game.ply() + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(end_of(game.as_ref()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +308,30 @@ mod tests {
         assert_eq!(back.current(), game.current());
         let err = export(Format::Transcript, &setup, game.as_ref()).expect_err("no transcript");
         assert!(err.contains("set up by hand"), "{err}");
+    }
+
+    #[test]
+    fn a_position_is_read_from_a_board_a_game_or_a_move_list() {
+        let othello = MatchSpec { game: GameKind::Othello, rule_set: "othello".into(), board_size: None };
+        let board = "x.......".to_string() + &".".repeat(48) + "......oo" + " O";
+        let start = read_position(&othello, &board, new_match).expect("a board");
+        assert_eq!(start.to_move, Player::Second);
+        assert_eq!(
+            start.stones,
+            [(Cell::new(0, 0), Player::First), (Cell::new(6, 7), Player::Second), (Cell::new(7, 7), Player::Second)]
+        );
+        let after = read_position(&othello, "f5d6c3", new_match).expect("a transcript");
+        assert_eq!((after.stones.len(), after.to_move), (7, Player::Second));
+        let gomoku = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle".into(), board_size: None };
+        let moves = read_position(&gomoku, "h8 i9, h9", new_match).expect("a move list");
+        assert_eq!((moves.stones.len(), moves.to_move), (3, Player::Second));
+        let err = read_position(&gomoku, "h8 h8", new_match).expect_err("occupied");
+        assert!(err.starts_with("neither a board of 15x15 cells (x, o and .) nor a game: move 2 (`h8`)"), "{err}");
+        let mut game = new_match(&othello).expect("othello");
+        game.play_notation("f5").expect("legal");
+        let setup = GameSetup { spec: othello.clone(), seats: [Seat::Human, Seat::Human] };
+        let ggf = export(Format::Ggf, &setup, game.as_ref()).expect("GGF");
+        assert_eq!(read_position(&othello, &ggf, new_match).expect("GGF").stones.len(), 5);
     }
 
     #[test]
