@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use iced::widget::canvas::Cache;
 use iced::{Element, Subscription, Task, Theme, time};
 use tabula_core::Levels;
-use tabula_games::Snapshot;
+use tabula_games::{Snapshot, StartPosition};
 
 use crate::ai_task::Finished;
 use crate::computer::{AiRunner, Computer};
@@ -22,7 +22,7 @@ use crate::screen::online as online_screen;
 use crate::screen::play::{self, Play};
 use crate::screen::rules::{self, Rules};
 use crate::screen::saved_games::{self, SavedGames};
-use crate::screen::{home, settings as settings_screen, statistics};
+use crate::screen::{home, settings as settings_screen, setup, statistics};
 use crate::series;
 use crate::settings::Settings;
 use crate::stats::Statistics;
@@ -61,6 +61,8 @@ impl Question {
 pub enum Message {
     /// Go to a screen.
     Go(Route),
+    /// Something on the setup board.
+    Setup(setup::Msg),
     /// Close the keyboard help, back to where it was opened.
     CloseHelp,
     /// The answer to the open question.
@@ -120,6 +122,8 @@ pub enum Screen {
     Online,
     /// The saved games.
     SavedGames,
+    /// The setup board.
+    Setup,
 }
 
 /// The whole app.
@@ -137,6 +141,7 @@ pub struct App {
     notice: Option<String>,
     settings_problem: Option<String>,
     engine_form: settings_screen::EngineForm,
+    setup_board: Option<setup::SetupBoard>,
     confirm_reset: bool,
     question: Option<Question>,
     /// The screen the new-game form or the keyboard help was opened from, for [`Route::Back`].
@@ -172,6 +177,7 @@ impl App {
             notice: stats_problem,
             settings_problem,
             engine_form: settings_screen::EngineForm::default(),
+            setup_board: None,
             confirm_reset: false,
             question: None,
             came_from: Screen::Home,
@@ -356,12 +362,33 @@ impl App {
             Message::NewGame(msg) => {
                 self.form_error = None;
                 match self.form.update(msg) {
-                    Some(new_game::Action::Start) => self.start_game(),
+                    Some(new_game::Action::Start) => self.start_game(None),
+                    Some(new_game::Action::SetUp) => {
+                        match setup::SetupBoard::new(self.form.setup().spec, self.factory) {
+                            Ok(board) => {
+                                self.setup_board = Some(board);
+                                self.screen = Screen::Setup;
+                            }
+                            Err(e) => self.form_error = Some(e),
+                        }
+                        Task::none()
+                    }
                     Some(new_game::Action::Back) => self.back(),
                     None => Task::none(),
                 }
             }
             Message::Play(msg) => self.play_message(msg),
+            Message::Setup(msg) => {
+                let Some(board) = &mut self.setup_board else { return Task::none() };
+                match board.update(msg) {
+                    Some(setup::Action::Play(start)) => self.start_game(Some(start)),
+                    Some(setup::Action::Back) => {
+                        self.screen = Screen::NewGame;
+                        Task::none()
+                    }
+                    None => Task::none(),
+                }
+            }
             Message::Online(msg) => self.update_online(msg),
             Message::SavedGames(msg) => self.update_saved_games(msg),
             Message::AiFinished(finished) => self.ai_finished(finished),
@@ -614,6 +641,10 @@ impl App {
             Screen::Keyboard | Screen::NewGame | Screen::SavedGames if shortcut == Shortcut::Menu => {
                 return self.back();
             }
+            Screen::Setup if shortcut == Shortcut::Menu => {
+                self.screen = Screen::NewGame;
+                return Task::none();
+            }
             _ if shortcut == Shortcut::Menu => return self.go(Route::Home),
             _ => return Task::none(),
         }
@@ -728,13 +759,28 @@ impl App {
         )
     }
 
-    fn start_game(&mut self) -> Task<Message> {
-        if let Some(problem) = self.form.engine_problem(&self.settings.engines) {
-            self.form_error = Some(problem);
+    /// Starts the game the form describes, from its rule set's start or from `start`, set up by hand.
+    fn start_game(&mut self, start: Option<StartPosition>) -> Task<Message> {
+        let engines = self.form.setup().seats.iter().any(|s| matches!(s, tabula_games::setup::Seat::Engine(_)));
+        let problem = match &start {
+            Some(_) if engines => Some("No engine protocol can tell a position set up by hand: choose levels.".into()),
+            _ => self.form.engine_problem(&self.settings.engines),
+        };
+        if let Some(problem) = problem {
+            match &mut self.setup_board {
+                Some(board) if start.is_some() => board.error = Some(problem),
+                _ => self.form_error = Some(problem),
+            }
             return Task::none();
         }
         let setup = self.form.setup();
-        match (self.factory)(&setup.spec) {
+        let game = (self.factory)(&setup.spec).map_err(|e| e.to_string()).and_then(|mut game| {
+            if let Some(start) = &start {
+                game.restart_from(start)?;
+            }
+            Ok(game)
+        });
+        match game {
             Ok(game) => {
                 let mut play = Play::new(setup, game);
                 play.clock = self.form.time_control().map(tabula_games::clock::Clock::new);
@@ -857,6 +903,10 @@ impl App {
                 new_game::view(focus, &self.form, self.computer.levels(), engines, self.form_error.as_deref())
             }),
             (Screen::Keyboard, _) => crate::screen::keyboard::view(focus, Message::CloseHelp),
+            (Screen::Setup, _) => focus.nest(Message::Setup, |focus| match &self.setup_board {
+                Some(board) => setup::view(focus, board, &self.settings),
+                None => iced::widget::text("No position is being set up.").into(),
+            }),
             (Screen::SavedGames, _) => focus.nest(Message::SavedGames, |focus| saved_games::view(focus, &self.saved)),
             (Screen::Statistics, _) => focus.nest(Message::Statistics, |focus| {
                 statistics::view(focus, self.journal.statistics(), self.confirm_reset)

@@ -722,7 +722,7 @@ fn on_the_new_game_form_the_arrows_change_the_focused_choice_and_enter_starts() 
     let _ = app.update(Message::Go(Route::NewGame(GameKind::Othello)));
     let names = stop_names(&app);
     assert_eq!(names[..2], ["Game", "Rule set"]);
-    assert_eq!(names[names.len() - 2..], ["Start game", "Back"], "{names:?}");
+    assert_eq!(names[names.len() - 3..], ["Start game", "Set up a position", "Back"], "{names:?}");
     tab(&mut app);
     assert_eq!(app.focused(), Some("Game"));
     key(&mut app, Named::ArrowRight);
@@ -1254,4 +1254,39 @@ fn a_game_saved_by_name_on_the_clock_opens_on_the_clock() {
     let _ = app.update(Message::SavedGames(saved_games::Msg::Open(path)));
     let clock = app.play().and_then(|p| p.clock.clone()).expect("the clock comes back");
     assert_eq!(clock.control(), tabula_games::clock::TimeControl::PerMove(std::time::Duration::from_secs(7)));
+}
+
+#[test]
+fn a_game_starts_from_a_position_set_up_by_hand_and_its_save_keeps_it() {
+    use crate::screen::setup::{Brush, Msg};
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Gomoku)));
+    let _ = app.update(Message::NewGame(new_game::Msg::Computer(Player::Second, false)));
+    let _ = app.update(Message::NewGame(new_game::Msg::SetUp));
+    assert_eq!(app.screen(), Screen::Setup);
+    let names = stop_names(&app);
+    assert_eq!(names.last().map(String::as_str), Some("Back"), "{names:?}");
+    for msg in [
+        Msg::Clicked(Cell::new(7, 7)),
+        Msg::Brush(Brush::White),
+        Msg::Clicked(Cell::new(8, 7)),
+        Msg::Brush(Brush::Black),
+        Msg::Clicked(Cell::new(7, 8)),
+        Msg::ToMove(Player::Second),
+        Msg::Play,
+    ] {
+        let _ = app.update(Message::Setup(msg));
+    }
+    assert_eq!(app.screen(), Screen::Play);
+    let play = app.play().expect("a game");
+    assert_eq!((play.game.ply(), play.game.to_move()), (0, Player::Second));
+    assert_eq!(play.game.current().stones.iter().flatten().count(), 3);
+    click(&mut app, 9, 9);
+    let _ = app.update(Message::Go(Route::Home));
+    let mut second = othello_app(&dir);
+    let _ = second.update(Message::Go(Route::Continue));
+    let back = second.play().expect("the autosave");
+    assert_eq!(back.game.current().stones.iter().flatten().count(), 4, "the set-up stones and the move");
+    assert!(back.game.set_up_start().is_some());
 }

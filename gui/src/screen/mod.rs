@@ -12,6 +12,7 @@ pub mod rules;
 pub mod saved_games;
 pub mod score_chart;
 pub mod settings;
+pub mod setup;
 pub mod statistics;
 pub mod widgets;
 

@@ -41,6 +41,8 @@ pub enum Msg {
     IncrementSeconds(u32),
     /// Start the game the form describes.
     Start,
+    /// Set up the position to start from, on the setup board.
+    SetUp,
     /// Back to where the form was opened from.
     Back,
 }
@@ -50,6 +52,8 @@ pub enum Msg {
 pub enum Action {
     /// Start the game the form describes.
     Start,
+    /// Open the setup board for the form's game.
+    SetUp,
     /// Back to where the form was opened from.
     Back,
 }
@@ -222,6 +226,7 @@ impl Form {
             Msg::GameMinutes(minutes) => self.game_minutes = minutes.clamp(1, 180),
             Msg::IncrementSeconds(secs) => self.increment_seconds = secs.min(60),
             Msg::Start => return Some(Action::Start),
+            Msg::SetUp => return Some(Action::SetUp),
             Msg::Back => return Some(Action::Back),
         }
         None
@@ -342,7 +347,14 @@ pub fn view<'a>(
     // In a short window the choices scroll (the scrollbar with its own margin) while Start game and any error stay
     // in view below them.
     let choices = scrollable(column![rules, seats].spacing(18).padding(Padding::ZERO.right(14))).height(Fill);
-    let mut content = column![choices, focus.button("Start game", start, Some(Msg::Start))].spacing(14);
+    let set_up = button(text("Set up a position…").size(16).center()).padding([10, 16]);
+    let buttons = row![
+        focus.button("Start game", start, Some(Msg::Start)),
+        focus.button("Set up a position", set_up, Some(Msg::SetUp))
+    ]
+    .spacing(12)
+    .align_y(iced::Center);
+    let mut content = column![choices, buttons].spacing(14);
     if let Some(error) = error {
         content = content.push(text(error).style(text::danger));
     }
