@@ -95,6 +95,32 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// An external engine's error that ended the game (the engine's side lost it).
     pub forfeit: Option<String>,
+    /// In a won game, the ply from which our engine's judgement (of the moves it searched) favoured the winner
+    /// to the end; `None` for a draw or a game with no judgement to go by.
+    pub decided_at: Option<usize>,
+}
+
+/// The share of a game's plies, counted from its end, in which a game counts as decided late: its winner was not
+/// yet ahead by the engine's judgement in the last fifth of the game.
+pub const LATE: f64 = 0.2;
+
+impl GameRecord {
+    /// Whether the game was decided late ([`LATE`]), where that can be told.
+    #[must_use]
+    pub fn decided_late(&self) -> Option<bool> {
+        self.decided_at.map(|ply| ply as f64 > self.plies as f64 * (1.0 - LATE))
+    }
+}
+
+/// The ply from which `judgements` (each ply's score from the first player's view, where our engine searched it)
+/// favoured `winner` to the end, counting from `first` (the first ply after the opening).
+fn decided_at(judgements: &[(usize, i64)], winner: Player, first: usize) -> Option<usize> {
+    if judgements.is_empty() {
+        return None;
+    }
+    let favours = |score: i64| if winner == Player::First { score > 0 } else { score < 0 };
+    let last_doubt = judgements.iter().rev().find(|(_, score)| !favours(*score)).map(|(ply, _)| *ply);
+    Some(last_doubt.map_or(first, |ply| ply + 1))
 }
 
 impl GameRecord {
@@ -147,6 +173,11 @@ pub struct SeriesSummary {
     pub forfeits: usize,
     /// The first of those errors, in words.
     pub first_forfeit: Option<String>,
+    /// Won games whose deciding moment can be told from the engine's judgement, and how many of them were decided
+    /// late ([`GameRecord::decided_late`]): how often the last moves decide.
+    pub judged_wins: usize,
+    /// Those decided late.
+    pub late_wins: usize,
 }
 
 impl SeriesSummary {
@@ -172,6 +203,10 @@ impl SeriesSummary {
         if self.first_forfeit.is_none() {
             self.first_forfeit.clone_from(&g.forfeit);
         }
+        if let Some(late) = g.decided_late() {
+            self.judged_wins += 1;
+            self.late_wins += usize::from(late);
+        }
     }
 
     /// The first player's score (win 1, draw 1/2) and the half-width of its 95% confidence interval.
@@ -184,6 +219,12 @@ impl SeriesSummary {
     #[must_use]
     pub fn level_a_score(&self) -> (f64, f64) {
         score_with_interval(self.level_wins[0], self.draws, self.games)
+    }
+
+    /// The share of the judged won games decided late, when there are any.
+    #[must_use]
+    pub fn late_share(&self) -> Option<f64> {
+        (self.judged_wins > 0).then(|| self.late_wins as f64 / self.judged_wins as f64)
     }
 
     /// Average plies per game.
@@ -277,6 +318,7 @@ fn play_game<G: BoardGame>(
     let mut engine_moves = 0;
     let mut thinking = Duration::ZERO;
     let mut forfeit = None;
+    let mut judgements: Vec<(usize, i64)> = Vec::new();
     let outcome = loop {
         if let Some(outcome) = game.outcome(&state) {
             break Some(outcome.result);
@@ -289,7 +331,10 @@ fn play_game<G: BoardGame>(
         let started = Instant::now();
         let chosen = match &players[index] {
             Contender::Level(level) => {
-                sides.engines[index].think(&state, level, seed ^ plies as u64, None, &mut |_| {}).best_move.ok_or(None)
+                let result = sides.engines[index].think(&state, level, seed ^ plies as u64, None, &mut |_| {});
+                let score = i64::from(result.score);
+                judgements.push((plies, if mover == Player::First { score } else { -score }));
+                result.best_move.ok_or(None)
             }
             Contender::External { spec, turn } => {
                 let connection = sides.connections[index].get_or_insert_with(|| Connection::new(spec.clone()));
@@ -315,7 +360,11 @@ fn play_game<G: BoardGame>(
     };
     let result = outcome.unwrap_or(GameResult::Draw);
     let moves = line.iter().map(|&mv| game.format_move(mv)).collect();
-    GameRecord { first_level, result, plies, engine_moves, thinking, moves, forfeit }
+    let decided_at = match result {
+        GameResult::Win(winner) if forfeit.is_none() => decided_at(&judgements, winner, opening.len()),
+        _ => None,
+    };
+    GameRecord { first_level, result, plies, engine_moves, thinking, moves, forfeit, decided_at }
 }
 
 /// Plays a whole series on `config.threads` threads. `on_game` hears each finished game with its number in the
@@ -364,7 +413,7 @@ mod tests {
     fn record(first_level: usize, result: GameResult) -> GameRecord {
         let moves = vec!["h8".into(), "pass".into()];
         let thinking = Duration::from_millis(60);
-        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking, moves, forfeit: None }
+        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking, moves, forfeit: None, decided_at: None }
     }
 
     #[test]
@@ -400,6 +449,23 @@ mod tests {
         s.add(&lost("Rapfi stopped running"));
         s.add(&lost("Rapfi gave no answer within 3 s"));
         assert_eq!((s.forfeits, s.first_forfeit.as_deref()), (2, Some("Rapfi stopped running")));
+    }
+
+    #[test]
+    fn a_game_is_decided_when_the_judgement_turns_for_good_to_the_winner() {
+        let j = [(4, 30), (5, -10), (6, 50), (7, 80), (8, 200)];
+        assert_eq!(decided_at(&j, Player::First, 4), Some(6), "Black ahead from ply 6 on");
+        assert_eq!(decided_at(&j, Player::Second, 4), Some(9), "White never ahead: decided by the last move");
+        assert_eq!(decided_at(&[(4, 10), (5, 20)], Player::First, 4), Some(4), "ahead from the start");
+        assert_eq!(decided_at(&[], Player::First, 4), None);
+        let game = |decided_at| GameRecord { decided_at, ..record(0, GameResult::Win(Player::First)) };
+        assert_eq!(game(Some(9)).decided_late(), Some(true), "ply 9 of 10 is in the last fifth");
+        assert_eq!(game(Some(8)).decided_late(), Some(false));
+        let mut s = SeriesSummary::default();
+        for g in [game(Some(9)), game(Some(3)), game(None), game(Some(10))] {
+            s.add(&g);
+        }
+        assert_eq!((s.judged_wins, s.late_wins, s.late_share()), (3, 2, Some(2.0 / 3.0)));
     }
 
     #[test]

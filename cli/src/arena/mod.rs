@@ -147,6 +147,8 @@ struct Row {
     average_plies: f64,
     average_move_ms: f64,
     forfeits: usize,
+    /// The share of the won games (judged by our engine) whose winner was not ahead until the last fifth.
+    decided_late: Option<f64>,
     known_result: Option<&'static str>,
     /// The rule set's own name (the row's may add its level).
     #[serde(skip)]
@@ -449,6 +451,7 @@ fn row(spec: &MatchSpec, id: &shard::RowId, s: &SeriesSummary) -> Row {
         average_plies: s.average_length(),
         average_move_ms: ms(s.average_move_time()),
         forfeits: s.forfeits,
+        decided_late: s.late_share(),
         known_result: spec.known_result(),
         rules: spec.rule_set_name(),
     }
@@ -464,7 +467,7 @@ fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Res
     if versus {
         write!(out, "  A wins  B wins  A score (95% CI)")?;
     }
-    writeln!(out, "  avg plies  ms/move  forfeits")?;
+    writeln!(out, "  avg plies  ms/move  forfeits  decided late")?;
     for r in rows {
         write!(
             out,
@@ -487,7 +490,8 @@ fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Res
                 100.0 * r.level_a_score_ci95
             )?;
         }
-        writeln!(out, "  {:>9.1}  {:>7.1}  {:>8}", r.average_plies, r.average_move_ms, r.forfeits)?;
+        let late = r.decided_late.map_or_else(|| "–".to_string(), |l| format!("{:.0}%", 100.0 * l));
+        writeln!(out, "  {:>9.1}  {:>7.1}  {:>8}  {late:>12}", r.average_plies, r.average_move_ms, r.forfeits)?;
     }
     if let Some(r) = rows.first()
         && versus
@@ -510,12 +514,12 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
     writeln!(
         out,
         "rule_set,level_a,level_b,games,first_wins,second_wins,draws,first_score,first_score_ci95,level_a_wins,\
-         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms,forfeits,known_result"
+         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms,forfeits,decided_late,known_result"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3},{},{}",
+            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3},{},{},{}",
             csv_field(&r.rule_set),
             csv_field(&r.level_a),
             csv_field(&r.level_b),
@@ -532,6 +536,7 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
             r.average_plies,
             r.average_move_ms,
             r.forfeits,
+            r.decided_late.map_or_else(String::new, |l| format!("{l:.4}")),
             csv_field(r.known_result.unwrap_or_default())
         )?;
     }

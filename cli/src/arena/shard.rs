@@ -77,6 +77,8 @@ struct Game {
     thinking_ms: u64,
     moves: Vec<String>,
     forfeit: Option<String>,
+    #[serde(default)]
+    decided_at: Option<usize>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -110,6 +112,7 @@ pub fn write(path: &Path, series: &SeriesId, shard: Shard, games: &[(usize, usiz
             thinking_ms: u64::try_from(g.thinking.as_millis()).unwrap_or(u64::MAX),
             moves: g.moves.clone(),
             forfeit: g.forfeit.clone(),
+            decided_at: g.decided_at,
         })
         .collect();
     let file = File { format: FORMAT, series: series.clone(), shard, games };
@@ -192,6 +195,7 @@ fn record(game: &Game) -> Result<GameRecord, String> {
         thinking: Duration::from_millis(game.thinking_ms),
         moves: game.moves.clone(),
         forfeit: game.forfeit.clone(),
+        decided_at: game.decided_at,
     })
 }
 

@@ -420,7 +420,8 @@ fn series_view<'a>(
         text(
             "Both sides at the same level, from each rule set's balanced openings (random ones where it has \
              none), each played with both colours: the first player's score shows the first-move edge the \
-             openings leave (50% is fair), with its 95% interval. At a second level too, it shows whether the \
+             openings leave (50% is fair), with its 95% interval; decided late is the share of won games whose \
+             winner was not ahead, by the computer's judgement, until the last fifth of the game. At a second level too, it shows whether the \
              edge depends on strength; against a registered engine, the level's score against it is shown too.",
         )
         .size(14),
@@ -444,13 +445,22 @@ fn series_view<'a>(
     };
     if let Some(progress) = progress {
         body = body.push(progress_bar(0.0..=1.0, progress.fraction()));
-        let widths = [170.0, 70.0, 120.0, 130.0, 60.0, 170.0, 120.0];
-        let line = |values: [String; 7]| {
+        let widths = [170.0, 60.0, 100.0, 110.0, 60.0, 170.0, 120.0, 110.0];
+        let line = |values: [String; 8]| {
             row(values.into_iter().zip(widths).map(|(v, w)| text(v).size(15).width(Length::Fixed(w)).into()))
         };
         body = body.push(line(
-            ["Rule set", "Games", "First wins", "Second wins", "Draws", "First player's score", "Average length"]
-                .map(String::from),
+            [
+                "Rule set",
+                "Games",
+                "First wins",
+                "Second wins",
+                "Draws",
+                "First player's score",
+                "Average length",
+                "Decided late",
+            ]
+            .map(String::from),
         ));
         for (name, s) in &progress.rows {
             let (score, interval) = s.first_player_score();
@@ -463,6 +473,7 @@ fn series_view<'a>(
                 s.draws.to_string(),
                 if played { format!("{:.0}% ± {:.0}%", score * 100.0, interval * 100.0) } else { "–".into() },
                 if played { format!("{:.1} moves", s.average_length()) } else { "–".into() },
+                s.late_share().map_or_else(|| "–".into(), |l| format!("{:.0}%", l * 100.0)),
             ]));
         }
         body = body.push(chart(compare, &progress, &level_name));
