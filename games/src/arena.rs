@@ -178,6 +178,8 @@ pub struct SeriesSummary {
     pub judged_wins: usize,
     /// Those decided late.
     pub late_wins: usize,
+    /// Every game's length in plies, in the order they finished: the length distribution.
+    pub lengths: Vec<usize>,
 }
 
 impl SeriesSummary {
@@ -197,6 +199,7 @@ impl SeriesSummary {
             }
         }
         self.total_plies += g.plies;
+        self.lengths.push(g.plies);
         self.engine_moves += g.engine_moves;
         self.thinking += g.thinking;
         self.forfeits += usize::from(g.forfeit.is_some());

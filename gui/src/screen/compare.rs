@@ -9,8 +9,8 @@ use tabula_games::arena::Contender;
 
 use crate::focus::Focus;
 use crate::screen::rules::choices_of;
-use crate::screen::score_chart;
 use crate::screen::widgets::{card, heading, page, pick, segmented};
+use crate::screen::{length_chart, score_chart};
 use crate::series;
 use tabula_games::registry::{GameKind, MatchSpec};
 use tabula_games::save_file::MatchFactory;
@@ -477,6 +477,16 @@ fn series_view<'a>(
             ]));
         }
         body = body.push(chart(compare, &progress, &level_name));
+        let lengths = progress
+            .rows
+            .iter()
+            .filter(|(_, s)| s.games > 0)
+            .map(|(name, s)| length_chart::Series { name: name.clone(), lengths: s.lengths.clone() })
+            .collect();
+        body = body.push(text("Game lengths").size(14));
+        body = body.push(
+            canvas::Canvas::new(length_chart::LengthChart { series: lengths }).width(Fill).height(Length::Fixed(150.0)),
+        );
         if let Some(engine) = &compare.series_opponent {
             for (name, s) in progress.rows.iter().filter(|(_, s)| s.games > 0) {
                 let (score, interval) = s.level_a_score();

@@ -5,6 +5,7 @@ pub mod escape_closes;
 pub mod graph;
 pub mod home;
 pub mod keyboard;
+pub mod length_chart;
 pub mod new_game;
 pub mod online;
 pub mod play;
