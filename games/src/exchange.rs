@@ -136,17 +136,7 @@ pub fn import(
             let expected = ggf::parse(&start).map_err(|e| fail(e.to_string()))?;
             if record.board != expected.board || !record.black_to_move {
                 // A game from another position: the board is set up first.
-                let n = record.size;
-                let stones = record
-                    .board
-                    .chars()
-                    .enumerate()
-                    .filter_map(|(i, c)| match c {
-                        '*' | 'X' | 'x' => Some((Cell::new(i % n, i / n), Player::First)),
-                        'O' | 'o' => Some((Cell::new(i % n, i / n), Player::Second)),
-                        _ => None,
-                    })
-                    .collect();
+                let stones = stones_of(record.board.chars(), record.size);
                 let to_move = if record.black_to_move { Player::First } else { Player::Second };
                 game.restart_from(&StartPosition { stones, to_move }).map_err(fail)?;
             }
@@ -179,6 +169,20 @@ fn othello_spec(size: usize) -> MatchSpec {
     MatchSpec { game: GameKind::Othello, rule_set: rule_set.into(), board_size: None }
 }
 
+/// The stones of a board written one character per cell, row by row, `width` to a row: `x`, `X` or `*` Black,
+/// `o` or `O` White, anything else empty.
+fn stones_of(cells: impl Iterator<Item = char>, width: usize) -> Vec<(Cell, Player)> {
+    let width = width.max(1);
+    cells
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            'x' | 'X' | '*' => Some((Cell::new(i % width, i / width), Player::First)),
+            'o' | 'O' => Some((Cell::new(i % width, i / width), Player::Second)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A position from pasted text, for the setup board of `spec`'s game: a board, one character per cell row by row
 /// from the top (`x`, `X` or `*` Black, `o` or `O` White, `.` or `-` empty; blanks ignored), optionally followed
 /// by the side to move (as Othello's board string: `X`/`*` Black, `O` White); or a game in a format of the
@@ -194,25 +198,9 @@ pub fn read_position(spec: &MatchSpec, text: &str, factory: MatchFactory) -> Res
             Some('o' | 'O' | 'w' | 'W') => Player::Second,
             Some(other) => return Err(format!("the side to move `{other}` is not X or O")),
         };
-        let stones = compact[..w * h]
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| match c {
-                'x' | 'X' | '*' => Some((Cell::new(i % w, i / w), Player::First)),
-                'o' | 'O' => Some((Cell::new(i % w, i / w), Player::Second)),
-                _ => None,
-            })
-            .collect();
-        return Ok(StartPosition { stones, to_move });
+        return Ok(StartPosition { stones: stones_of(compact[..w * h].iter().copied(), w), to_move });
     }
-    let end_of = |game: &dyn Match| {
-        let now = game.current();
-        let stones = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
-            .filter_map(|cell| Some((cell, now.stone(cell)?)))
-            .collect();
-        StartPosition { stones, to_move: now.to_move }
-    };
+    let end_of = |game: &dyn Match| game.current().position();
     let trimmed = text.trim_start();
     let format = if trimmed.starts_with("(;") {
         Some(Format::Ggf)

@@ -57,6 +57,19 @@ impl Snapshot {
     pub fn stone(&self, cell: Cell) -> Option<Player> {
         self.stones.get(cell.y * self.size.0 + cell.x).copied().flatten()
     }
+
+    /// The position shown, as a start to set a board up from.
+    #[must_use]
+    pub fn position(&self) -> StartPosition {
+        let width = self.size.0.max(1);
+        let stones = self
+            .stones
+            .iter()
+            .enumerate()
+            .filter_map(|(i, stone)| Some((Cell::new(i % width, i / width), (*stone)?)))
+            .collect();
+        StartPosition { stones, to_move: self.to_move }
+    }
 }
 
 /// A move the computer chose, with what its search saw.
@@ -408,15 +421,7 @@ impl<G: BoardGame> Match for Session<G> {
     }
 
     fn set_up_start(&self) -> Option<StartPosition> {
-        if self.starts_as_the_rules_do() {
-            return None;
-        }
-        let (w, h) = self.game.board_size();
-        let stones = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
-            .filter_map(|cell| Some((cell, self.game.stone(&self.start, cell)?)))
-            .collect();
-        Some(StartPosition { stones, to_move: self.game.side_to_move(&self.start) })
+        (!self.starts_as_the_rules_do()).then(|| self.snapshot(0).position())
     }
 
     fn engine_job(

@@ -96,13 +96,7 @@ impl SetupBoard {
     /// The position now.
     #[must_use]
     pub fn position(&self) -> StartPosition {
-        let now = self.game.current();
-        let (w, h) = now.size;
-        let stones = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
-            .filter_map(|cell| Some((cell, now.stone(cell)?)))
-            .collect();
-        StartPosition { stones, to_move: now.to_move }
+        self.game.current().position()
     }
 
     /// Sets the board to `start`, or says why the rules refuse it (the board keeps its position).
