@@ -1,17 +1,29 @@
 //! `tabula-cli arena` on a tiny budget: a well-formed table, JSON and CSV.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
-fn arena(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
+/// `tabula-cli arena` with `args`, on the built-in levels whatever the user's own file says.
+fn run_arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
         .arg("arena")
         .args(args)
-        // The built-in levels only, whatever the user's own file says.
         .env("TABULA_CONFIG", concat!(env!("CARGO_MANIFEST_DIR"), "/../config/default.toml"))
         .output()
-        .expect("run tabula-cli arena");
+        .expect("run tabula-cli arena")
+}
+
+/// What a successful run prints.
+fn arena(args: &[&str]) -> String {
+    let out = run_arena(args);
     assert!(out.status.success(), "arena failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// What a run that must fail says on stderr.
+fn arena_error(args: &[&str]) -> String {
+    let out = run_arena(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]
@@ -186,12 +198,7 @@ fn an_external_engine_plays_b_and_its_errors_lose_its_games() {
 
 #[test]
 fn an_external_engine_needs_rule_sets_its_protocol_plays() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli"))
-        .args(["arena", "--game", "othello", "--rules", "othello,anti-othello", "--engine", "edax", "--quiet"])
-        .output()
-        .expect("run tabula-cli arena");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = arena_error(&["--game", "othello", "--rules", "othello,anti-othello", "--engine", "edax", "--quiet"]);
     assert!(err.contains("no engine protocol plays Anti-Othello"), "{err}");
 }
 
@@ -220,17 +227,14 @@ fn shards_merge_into_the_whole_series() {
     assert_eq!(rows(&merged), rows(&whole), "the parts add up to the series, game for game");
     assert_eq!(rows(&whole)[0]["games"], 6);
 
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).args(["arena", "merge", files[0], files[0]]).output();
-    let err = String::from_utf8_lossy(&out.expect("run").stderr).into_owned();
+    let err = arena_error(&["merge", files[0], files[0]]);
     assert!(err.contains("part 1/2 is given twice"), "{err}");
     let other = dir.join("other.json").display().to_string();
     let base_other = [&base[..5], &["Easy", "--games", "6", "--opening", "4", "--quiet"]].concat();
     arena(&[&base_other[..], &["--shard", "2/2", "--out", &other]].concat());
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).args(["arena", "merge", files[0], &other]).output();
-    let err = String::from_utf8_lossy(&out.expect("run").stderr).into_owned();
+    let err = arena_error(&["merge", files[0], &other]);
     assert!(err.contains("part of another series"), "{err}");
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula-cli")).args(["arena", "merge", files[1]]).output();
-    let out = out.expect("run");
+    let out = run_arena(&["merge", files[1]]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("parts 1 of the series are missing"));
     std::fs::remove_dir_all(&dir).ok();

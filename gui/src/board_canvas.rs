@@ -130,9 +130,16 @@ impl<'a, M> BoardView<'a, M> {
     /// diagrams).
     #[must_use]
     pub fn picture(snapshot: Snapshot, options: BoardOptions, cache: &'a Cache) -> Self {
+        BoardView::plain(snapshot, BoardOptions { coordinates: None, ..options }, cache, None)
+    }
+
+    /// A board showing a position as `options` say, with no move in progress (no hint, cursor, animation or
+    /// labels); `on_click` hears the clicked cell, if clicks count (the setup board).
+    #[must_use]
+    pub fn plain(snapshot: Snapshot, options: BoardOptions, cache: &'a Cache, on_click: Option<fn(Cell) -> M>) -> Self {
         BoardView {
             snapshot,
-            options: BoardOptions { coordinates: None, ..options },
+            options,
             numbers: None,
             preview: None,
             hint: None,
@@ -141,7 +148,7 @@ impl<'a, M> BoardView<'a, M> {
             flash: None,
             now: Instant::now(),
             cache,
-            on_click: None,
+            on_click,
             labels: &[],
         }
     }

@@ -5,6 +5,8 @@ use iced::mouse;
 use iced::widget::canvas::{self, Frame, Geometry, Path, Stroke, Text};
 use iced::{Color, Pixels, Point, Rectangle, Renderer, Size, Theme};
 
+use crate::screen::score_chart::plot_area;
+
 /// Plies per band.
 pub const BAND: usize = 5;
 
@@ -35,10 +37,6 @@ pub fn shares(lengths: &[usize], bands: usize) -> Vec<f32> {
     counts.into_iter().map(|c| c as f32 / games).collect()
 }
 
-const LEFT: f32 = 44.0;
-const BOTTOM: f32 = 22.0;
-const TOP: f32 = 22.0;
-
 impl<M> canvas::Program<M> for LengthChart {
     type State = ();
 
@@ -52,10 +50,7 @@ impl<M> canvas::Program<M> for LengthChart {
     ) -> Vec<Geometry> {
         let palette = theme.extended_palette();
         let mut frame = Frame::new(renderer, bounds.size());
-        let area = Rectangle::new(
-            Point::new(LEFT, TOP),
-            Size::new((bounds.width - LEFT - 8.0).max(1.0), (bounds.height - TOP - BOTTOM).max(1.0)),
-        );
+        let area = plot_area(bounds.size());
         let ink = palette.background.base.text;
         let label = |frame: &mut Frame, content: String, position: Point| {
             frame.fill_text(Text { content, position, color: ink, size: Pixels(12.0), ..Text::default() });

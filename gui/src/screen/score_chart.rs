@@ -28,8 +28,9 @@ const BOTTOM: f32 = 22.0;
 /// Room for the legend above.
 const TOP: f32 = 22.0;
 
-/// The plotting area inside a chart of `size`.
-fn plot_area(size: Size) -> Rectangle {
+/// The plotting area inside a chart of `size`: room for the axis labels on the left, the legend above and the
+/// names below (the length chart shares it).
+pub fn plot_area(size: Size) -> Rectangle {
     Rectangle::new(
         Point::new(LEFT, TOP),
         Size::new((size.width - LEFT - 8.0).max(1.0), (size.height - TOP - BOTTOM).max(1.0)),

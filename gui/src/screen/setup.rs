@@ -2,8 +2,6 @@
 //! pasted (a board, a game, a move list), checked by the game's rules, then played from with the new-game form's
 //! players and clock.
 
-use std::time::Instant;
-
 use iced::widget::canvas::{self, Cache};
 use iced::widget::{button, column, container, row, text, text_input};
 use iced::{Element, Fill, Length};
@@ -170,20 +168,8 @@ impl SetupBoard {
 pub fn view<'a>(focus: &Focus<Msg>, board: &'a SetupBoard, settings: &'a Settings) -> Element<'a, Msg> {
     let snapshot = board.game.current();
     let to_move = snapshot.to_move;
-    let view = BoardView {
-        snapshot,
-        options: board_options(board.spec.game, settings),
-        numbers: None,
-        preview: None,
-        hint: None,
-        cursor: None,
-        animation: None,
-        flash: None,
-        now: Instant::now(),
-        cache: &board.cache,
-        on_click: Some(Msg::Clicked as fn(Cell) -> Msg),
-        labels: &[],
-    };
+    let options = board_options(board.spec.game, settings);
+    let view = BoardView::plain(snapshot, options, &board.cache, Some(Msg::Clicked as fn(Cell) -> Msg));
     let canvas: Element<'a, Msg> = canvas::Canvas::new(view).width(Fill).height(Fill).into();
     let brushes =
         [(Brush::Black, "Black"), (Brush::White, "White"), (Brush::Erase, "Erase")].map(|(b, l)| (b, l.to_string()));
