@@ -225,4 +225,10 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
     fn balanced_openings(&self) -> Vec<Vec<Self::Move>> {
         Vec::new()
     }
+
+    /// The swap opening the rules play ([`crate::swap`]): who places the first stones and who chooses a colour;
+    /// `None` where the players simply alternate from the first move.
+    fn swap_procedure(&self) -> Option<crate::swap::Procedure> {
+        None
+    }
 }

@@ -19,6 +19,7 @@ pub mod registry;
 pub mod save_file;
 pub mod session;
 pub mod setup;
+pub mod swap;
 
 pub use board::{BoardGame, Cell, Marker, MoveError, MoveReport, OptionAxis, OptionChoice, RuleSet};
 pub use engine::Engine;

@@ -9,6 +9,7 @@ use tabula_core::{GameResult, Level, Outcome, Player, Score, SearchInfo};
 use crate::board::{BoardGame, Cell, Marker, MoveError, MoveReport};
 use crate::engine::Engine;
 use crate::external::{self, Connection, EngineError, EngineRules, Protocol};
+use crate::swap::{self, Choice, Decision, Step};
 
 /// A picture of one position, everything a board view draws.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +98,9 @@ pub struct Analysis {
     pub exact: bool,
     /// The external engine that answered instead of our search, if one did.
     pub external: Option<ExternalAnswer>,
+    /// The colour choice this analysis makes, when a swap opening asked for one (then `cell` only shows the
+    /// search's move).
+    pub choice: Option<Choice>,
 }
 
 /// A position set up by hand: the stones on the board and the side to move.
@@ -183,6 +187,18 @@ pub trait Match: Send {
     fn redo(&mut self) -> bool;
     /// Whether there is a move to redo.
     fn can_redo(&self) -> bool;
+    /// What the swap opening waits for now ([`Step::Play`] where the rules have none, or the game started from a
+    /// position set up by hand).
+    fn swap_step(&self) -> Step;
+    /// The choices made in the swap opening, in order.
+    fn decisions(&self) -> Vec<Decision>;
+    /// Makes the choice the swap opening asks for now, or says why it cannot be made.
+    fn choose(&mut self, choice: Choice) -> Result<(), MoveError>;
+    /// The seat that holds `colour` now: 0 for the setup's first seat (Black at the start), 1 for the other. Only a
+    /// swap opening's choice changes it.
+    fn seat_of(&self, colour: Player) -> usize;
+    /// The seat that acts now: places the next stone, makes the choice, or holds the colour to move.
+    fn acting_seat(&self) -> usize;
     /// A search of the current position at `level` on `threads` threads, to run anywhere; `stop` ends it early.
     fn think_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
         self.think_job_at(self.ply(), level, seed, threads, stop)
@@ -221,7 +237,9 @@ pub struct Session<G: BoardGame> {
     state: G::State,
     moves: Vec<G::Move>,
     reports: Vec<MoveReport>,
-    redo: Vec<G::Move>,
+    /// The swap opening's choices made, with the moves they came after.
+    decisions: Vec<Decision>,
+    redo: Vec<Action<G::Move>>,
     /// One engine for the whole game, made at the first search, so that what a search learned (its
     /// transposition table) serves the next move and hint. Searches take turns on it.
     engine: Arc<Mutex<Option<Engine<G>>>>,
@@ -238,6 +256,7 @@ impl<G: BoardGame> Session<G> {
             game,
             moves: Vec::new(),
             reports: Vec::new(),
+            decisions: Vec::new(),
             redo: Vec::new(),
             engine: Arc::default(),
         }
@@ -263,10 +282,13 @@ impl<G: BoardGame> Session<G> {
         if self.game.outcome(&self.state).is_some() {
             return Err(MoveError::GameOver);
         }
+        if let Step::Choose(..) = self.swap_step() {
+            return Err(MoveError::Illegal("a colour must be chosen first (the swap opening asks for it)".into()));
+        }
         if !self.game.is_legal(&self.state, mv) {
             return Err(MoveError::Illegal(format!("{} is not a legal move here", self.game.format_move(mv))));
         }
-        if self.redo.last() == Some(&mv) {
+        if self.redo.last() == Some(&Action::Move(mv)) {
             self.redo.pop();
         } else {
             self.redo.clear();
@@ -280,6 +302,11 @@ impl<G: BoardGame> Session<G> {
         self.moves.push(mv);
         self.reports.push(report.clone());
         report
+    }
+
+    /// The swap opening in force: the rules' own, unless the game started from a position set up by hand.
+    fn procedure(&self) -> Option<swap::Procedure> {
+        self.game.swap_procedure().filter(|_| self.starts_as_the_rules_do())
     }
 
     fn state_after(&self, ply: usize) -> G::State {
@@ -380,16 +407,26 @@ impl<G: BoardGame> Match for Session<G> {
     }
 
     fn undo(&mut self) -> bool {
+        if self.decisions.last().is_some_and(|d| d.ply == self.moves.len()) {
+            let decision = self.decisions.pop().expect("a decision");
+            self.redo.push(Action::Choice(decision.choice));
+            return true;
+        }
         let Some(mv) = self.moves.pop() else { return false };
         self.reports.pop();
         self.state = self.state_after(self.moves.len());
-        self.redo.push(mv);
+        self.redo.push(Action::Move(mv));
         true
     }
 
     fn redo(&mut self) -> bool {
-        let Some(mv) = self.redo.pop() else { return false };
-        self.apply(mv);
+        match self.redo.pop() {
+            Some(Action::Move(mv)) => {
+                self.apply(mv);
+            }
+            Some(Action::Choice(choice)) => self.decisions.push(Decision { ply: self.moves.len(), choice }),
+            None => return false,
+        }
         true
     }
 
@@ -397,7 +434,39 @@ impl<G: BoardGame> Match for Session<G> {
         !self.redo.is_empty()
     }
 
+    fn swap_step(&self) -> Step {
+        self.procedure().map_or(Step::Play, |p| p.step(self.moves.len(), &self.decisions))
+    }
+
+    fn decisions(&self) -> Vec<Decision> {
+        self.decisions.clone()
+    }
+
+    fn choose(&mut self, choice: Choice) -> Result<(), MoveError> {
+        let procedure = self.procedure().ok_or(MoveError::Illegal("these rules have no swap opening".into()))?;
+        procedure.check(self.moves.len(), &self.decisions, choice).map_err(|e| MoveError::Illegal(e.to_string()))?;
+        if self.redo.last() == Some(&Action::Choice(choice)) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        self.decisions.push(Decision { ply: self.moves.len(), choice });
+        Ok(())
+    }
+
+    fn seat_of(&self, colour: Player) -> usize {
+        self.procedure().map_or(colour.index(), |p| p.holder(&self.decisions, colour).index())
+    }
+
+    fn acting_seat(&self) -> usize {
+        let to_move = self.to_move();
+        self.procedure().map_or(to_move.index(), |p| p.actor(self.moves.len(), &self.decisions, to_move).index())
+    }
+
     fn think_job_at(&self, ply: usize, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
+        if ply >= self.moves.len() && self.swap_step() != Step::Play {
+            return self.swap_job(level, seed, threads, stop);
+        }
         let state = if ply >= self.moves.len() { self.state.clone() } else { self.state_after(ply) };
         self.search_job(state, 1, level, seed, threads, stop)
     }
@@ -416,6 +485,7 @@ impl<G: BoardGame> Match for Session<G> {
         self.state = state;
         self.moves.clear();
         self.reports.clear();
+        self.decisions.clear();
         self.redo.clear();
         Ok(())
     }
@@ -454,6 +524,7 @@ impl<G: BoardGame> Match for Session<G> {
                 proven: false,
                 exact: false,
                 external: Some(ExternalAnswer { engine: connection.spec().name.clone(), evaluated: score.is_some() }),
+                choice: None,
             })
         })
     }
@@ -469,6 +540,29 @@ impl<G: BoardGame> Session<G> {
     /// Whether the game started from the rule set's own start (not from a position set up by hand).
     fn starts_as_the_rules_do(&self) -> bool {
         self.game.recompute_hash(&self.start) == self.game.recompute_hash(&self.game.initial_state())
+    }
+
+    /// The computer's turn in the swap opening: an opening stone that keeps the position near even, or the colour
+    /// choice its search judges best ([`Analysis::choice`]).
+    fn swap_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
+        let (game, state, step) = (self.game.clone(), self.state.clone(), self.swap_step());
+        let level = level.clone();
+        let engine = Arc::clone(&self.engine);
+        Box::new(move |_: &mut dyn FnMut(Analysis)| {
+            let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
+            let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
+            engine.set_threads(threads);
+            let (result, choice) = match step {
+                Step::Choose(_, offered) => {
+                    let (choice, result) = swap::program_choice(engine, &state, offered, &level, seed, Some(stop));
+                    (result, Some(choice))
+                }
+                _ => (swap::opening_stone(engine, &state, &level, seed, Some(stop))?, None),
+            };
+            let mut analysis = describe(&game, &result.info(), result.proven);
+            analysis.choice = choice;
+            Some(analysis)
+        })
     }
 
     /// A search of `state` for its best `lines` moves, each searched at `level` without the ones found before.
@@ -489,19 +583,7 @@ impl<G: BoardGame> Session<G> {
             let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
             engine.set_threads(threads);
-            let describe = |info: &SearchInfo<G::Move>, proven| Analysis {
-                notation: info.pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
-                cell: info.pv.first().and_then(|&m| game.cell_of(m)),
-                depth: info.depth,
-                score: info.score,
-                line: info.pv.iter().map(|&m| game.format_move(m)).collect(),
-                nodes: info.nodes,
-                nps: info.nps,
-                elapsed: info.elapsed,
-                proven,
-                exact: info.exact,
-                external: None,
-            };
+            let describe = |info: &SearchInfo<G::Move>, proven| describe(&game, info, proven);
             if lines == 1 {
                 let result =
                     engine.think(&state, &level, seed, Some(stop), &mut |info| progress(describe(info, false)));
@@ -513,6 +595,31 @@ impl<G: BoardGame> Session<G> {
             });
             results.first().map(|result| describe(&result.info(), result.proven))
         })
+    }
+}
+
+/// A step of the history that undo and redo walk: a move, or a choice of a swap opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Action<M> {
+    Move(M),
+    Choice(Choice),
+}
+
+/// A search's report as an [`Analysis`].
+fn describe<G: BoardGame>(game: &G, info: &SearchInfo<G::Move>, proven: bool) -> Analysis {
+    Analysis {
+        notation: info.pv.first().map(|&m| game.format_move(m)).unwrap_or_default(),
+        cell: info.pv.first().and_then(|&m| game.cell_of(m)),
+        depth: info.depth,
+        score: info.score,
+        line: info.pv.iter().map(|&m| game.format_move(m)).collect(),
+        nodes: info.nodes,
+        nps: info.nps,
+        elapsed: info.elapsed,
+        proven,
+        exact: info.exact,
+        external: None,
+        choice: None,
     }
 }
 
@@ -554,5 +661,65 @@ mod tests {
         let think = || (session.think_job(&Level::custom(7), 1, 1, Arc::default()))(&mut |_| {}).expect("a move");
         let (first, second) = (think(), think());
         assert!(second.nodes * 2 < first.nodes, "{} nodes, then {} nodes", first.nodes, second.nodes);
+    }
+
+    fn swap2() -> Session<crate::gomoku::Gomoku> {
+        Session::new(crate::gomoku::variants::from_rule_set("freestyle-swap2").expect("a rule set"))
+    }
+
+    #[test]
+    fn a_swap2_game_asks_for_its_choices_and_undo_walks_them_like_moves() {
+        use crate::swap::Person;
+        let mut game = swap2();
+        for (i, cell) in ["h8", "h9", "i9"].into_iter().enumerate() {
+            assert_eq!(game.acting_seat(), 0, "the opener places stone {}", i + 1);
+            game.play_notation(cell).expect("legal");
+        }
+        assert!(matches!(game.swap_step(), Step::Choose(Person::Responder, _)));
+        assert_eq!(game.acting_seat(), 1);
+        assert!(game.play_notation("j10").is_err(), "no stone before the choice");
+        assert!(game.choose(Choice::PlaceTwo).is_ok());
+        game.play_notation("j10").expect("White's fourth stone, by the responder");
+        assert_eq!(game.acting_seat(), 1, "the responder places the fifth stone too");
+        game.play_notation("g7").expect("Black's fifth");
+        assert_eq!(game.swap_step(), Step::Choose(Person::Opener, &[Choice::Black, Choice::White]));
+        assert!(game.choose(Choice::PlaceTwo).is_err());
+        game.choose(Choice::White).expect("the opener takes White");
+        assert_eq!((game.seat_of(Player::First), game.seat_of(Player::Second)), (1, 0));
+        assert_eq!(game.acting_seat(), 0, "the opener, now White, plays the sixth stone");
+        game.play_notation("k11").expect("legal");
+        assert_eq!(game.acting_seat(), 1);
+        // Undo takes back the stone, then the choice; redo brings both back.
+        assert!(game.undo());
+        assert_eq!(game.decisions().len(), 2);
+        assert!(game.undo());
+        assert_eq!(game.decisions().len(), 1);
+        assert!(matches!(game.swap_step(), Step::Choose(Person::Opener, _)));
+        assert_eq!(game.seat_of(Player::First), 0, "the colours are back as they started");
+        assert!(game.redo() && game.redo());
+        assert_eq!((game.ply(), game.decisions().len(), game.acting_seat()), (6, 2, 1));
+        // A different choice drops what could be redone.
+        assert!(game.undo() && game.undo());
+        game.choose(Choice::Black).expect("the opener keeps Black");
+        assert!(!game.can_redo());
+        assert_eq!(game.acting_seat(), 1, "the responder plays White's sixth stone");
+    }
+
+    #[test]
+    fn the_computer_places_opening_stones_and_chooses_a_colour() {
+        let mut game = swap2();
+        let level = Level::custom(3);
+        for _ in 0..3 {
+            let answer = (game.think_job(&level, 7, 1, Arc::default()))(&mut |_| {}).expect("a stone");
+            assert_eq!(answer.choice, None);
+            game.play_cell(answer.cell.expect("a cell")).expect("a legal stone");
+        }
+        let answer = (game.think_job(&level, 7, 1, Arc::default()))(&mut |_| {}).expect("a choice");
+        let choice = answer.choice.expect("the responder's choice");
+        game.choose(choice).expect("one of the choices offered");
+        // A game from a position set up by hand plays without the procedure.
+        let start = game.current().position();
+        game.restart_from(&start).expect("a legal position");
+        assert_eq!((game.swap_step(), game.decisions().len()), (Step::Play, 0));
     }
 }

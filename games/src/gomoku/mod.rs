@@ -663,6 +663,10 @@ impl BoardGame for Gomoku {
         (self.opening == OpeningRule::Free).then(|| crate::external::EngineRules::Gomocup(self.win.gomocup()))
     }
 
+    fn swap_procedure(&self) -> Option<crate::swap::Procedure> {
+        self.opening.procedure()
+    }
+
     fn balanced_openings(&self) -> Vec<Vec<Move>> {
         match suite_text(self.win, self.size(), self.opening) {
             // The embedded suites are checked by a test, so a line that failed would be a build from a broken tree.

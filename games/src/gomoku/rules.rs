@@ -120,17 +120,24 @@ impl WinRule {
 pub enum OpeningRule {
     /// Black starts anywhere and the players alternate from the first move.
     Free,
+    /// The first player places three stones, then the second chooses a colour.
+    Swap,
+    /// The first player places three stones; the second chooses a colour or places two more and lets the first
+    /// choose.
+    Swap2,
 }
 
 impl OpeningRule {
     /// Every opening rule, in menu order.
-    pub const ALL: [OpeningRule; 1] = [OpeningRule::Free];
+    pub const ALL: [OpeningRule; 3] = [OpeningRule::Free, OpeningRule::Swap, OpeningRule::Swap2];
 
     /// The stable identifier.
     #[must_use]
     pub fn id(self) -> &'static str {
         match self {
             OpeningRule::Free => "free",
+            OpeningRule::Swap => "swap",
+            OpeningRule::Swap2 => "swap2",
         }
     }
 
@@ -139,6 +146,8 @@ impl OpeningRule {
     pub fn name(self) -> &'static str {
         match self {
             OpeningRule::Free => "Free opening",
+            OpeningRule::Swap => "Swap",
+            OpeningRule::Swap2 => "Swap2",
         }
     }
 
@@ -147,6 +156,25 @@ impl OpeningRule {
     pub fn description(self) -> &'static str {
         match self {
             OpeningRule::Free => "Black plays first, anywhere; then the players alternate.",
+            OpeningRule::Swap => {
+                "The first player places three stones (two black, one white); the second then chooses to play \
+                 White or to take Black. An opener who places too strong a start gets the worse side."
+            }
+            OpeningRule::Swap2 => {
+                "The first player places three stones (two black, one white); the second plays White, takes Black, \
+                 or places two more (one of each) and lets the first player choose the colour. The rule of the \
+                 Gomoku world championships."
+            }
+        }
+    }
+
+    /// The swap procedure the rule follows, if any.
+    #[must_use]
+    pub fn procedure(self) -> Option<crate::swap::Procedure> {
+        match self {
+            OpeningRule::Free => None,
+            OpeningRule::Swap => Some(crate::swap::Procedure::Swap),
+            OpeningRule::Swap2 => Some(crate::swap::Procedure::Swap2),
         }
     }
 

@@ -69,10 +69,12 @@ pub fn option_axes() -> Vec<OptionAxis> {
     vec![board, win, opening]
 }
 
-/// The named rule sets: `freestyle`, `exact-five`, `renju` and `caro`.
+/// The named rule sets: `freestyle`, `exact-five`, `renju` and `caro` with a free opening, then the swap openings
+/// players meet in tournaments: freestyle with Swap and with Swap2, and exact five with Swap2 (`swap2`, the world
+/// championships' rules).
 #[must_use]
 pub fn rule_sets() -> Vec<RuleSet> {
-    WinRule::ALL
+    let mut sets: Vec<RuleSet> = WinRule::ALL
         .iter()
         .map(|&rule| RuleSet {
             id: rule.id(),
@@ -81,8 +83,46 @@ pub fn rule_sets() -> Vec<RuleSet> {
             choices: vec![("board", "15"), ("win", rule.id()), ("opening", "free")],
             known_result: rule.known_result(),
         })
-        .collect()
+        .collect();
+    for (id, name, win, opening, description) in SWAP_SETS {
+        sets.push(RuleSet {
+            id,
+            name,
+            description,
+            choices: vec![("board", "15"), ("win", win.id()), ("opening", opening.id())],
+            known_result: None,
+        });
+    }
+    sets
 }
+
+/// The swap-opening rule sets: id, name, win rule, opening rule, description.
+const SWAP_SETS: [(&str, &str, WinRule, OpeningRule, &str); 3] = [
+    (
+        "freestyle-swap",
+        "Freestyle with Swap",
+        WinRule::Freestyle,
+        OpeningRule::Swap,
+        "Five or more in a row win. The first player places three stones (two black, one white); the second then \
+         plays White or takes Black.",
+    ),
+    (
+        "freestyle-swap2",
+        "Freestyle with Swap2",
+        WinRule::Freestyle,
+        OpeningRule::Swap2,
+        "Five or more in a row win. The first player places three stones; the second plays White, takes Black, or \
+         places two more and lets the first player choose the colour.",
+    ),
+    (
+        "swap2",
+        "Exact five with Swap2",
+        WinRule::ExactFive,
+        OpeningRule::Swap2,
+        "Exactly five in a row win, as in the Gomoku world championships, whose opening rule is Swap2: three \
+         stones, then the second player plays White, takes Black, or places two more and lets the first choose.",
+    ),
+];
 
 /// A choice that does not exist on an axis, or a combination the rules forbid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -135,10 +175,12 @@ mod tests {
     #[test]
     fn rule_sets_build() {
         let ids: Vec<_> = rule_sets().iter().map(|s| s.id).collect();
-        assert_eq!(ids, ["freestyle", "exact-five", "renju", "caro"]);
-        for id in ids {
-            assert_eq!(from_rule_set(id).expect("builds").win_rule().id(), id);
+        assert_eq!(ids, ["freestyle", "exact-five", "renju", "caro", "freestyle-swap", "freestyle-swap2", "swap2"]);
+        for id in &ids[..4] {
+            assert_eq!(from_rule_set(id).expect("builds").win_rule().id(), *id);
         }
+        let swap2 = from_rule_set("swap2").expect("builds");
+        assert_eq!((swap2.win_rule(), swap2.opening_rule()), (WinRule::ExactFive, OpeningRule::Swap2));
         assert_eq!(from_rule_set("standard").map(|g| g.win_rule()).ok(), Some(WinRule::ExactFive));
         assert!(from_rule_set("gomoku").is_err());
         assert!(from_choices(&[("board", "19"), ("win", "renju")]).is_err());
