@@ -13,6 +13,7 @@ use tabula_core::{Evaluator, GameResult, Level, Limits, Player, SearchOptions, S
 use crate::board::BoardGame;
 use crate::engine::Engine;
 use crate::external::{self, Connection, EngineSpec};
+use crate::swap;
 
 /// One side of a series.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,7 +82,7 @@ pub struct SeriesConfig {
 /// One finished game of a series.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    /// Which player (0 = A, 1 = B) played first.
+    /// Which player (0 = A, 1 = B) played first: under a swap opening, the one who ended with Black.
     pub first_level: usize,
     /// Who won.
     pub result: GameResult,
@@ -291,6 +292,10 @@ pub fn random_opening<G: BoardGame>(game: &G, plies: usize, rng: &mut impl Rng) 
 /// the suite in order from a place the seed chooses (wrapping round when the series asks for more than the suite
 /// holds), else random openings of `config.opening_plies`.
 pub fn series_openings<G: BoardGame>(game: &G, config: &SeriesConfig) -> Vec<Vec<G::Move>> {
+    if game.swap_procedure().is_some() {
+        // The swap opening is the opening: the players place the first stones and choose the colours.
+        return vec![Vec::new(); config.openings];
+    }
     let mut rng = random::seeded(config.seed);
     let suite = if config.balanced { game.balanced_openings() } else { Vec::new() };
     if suite.is_empty() {
@@ -300,7 +305,8 @@ pub fn series_openings<G: BoardGame>(game: &G, config: &SeriesConfig) -> Vec<Vec
     (0..config.openings).map(|i| suite[(start + i) % suite.len()].clone()).collect()
 }
 
-/// Plays one game from `opening`: `first_level` (0 or 1) says which of `players` moves first.
+/// Plays one game from `opening`: `first_level` (0 or 1) says which of `players` moves first, or under a swap
+/// opening (from the empty board) opens.
 fn play_game<G: BoardGame>(
     sides: &mut Players<G>,
     opening: &[G::Move],
@@ -322,6 +328,9 @@ fn play_game<G: BoardGame>(
     let mut thinking = Duration::ZERO;
     let mut forfeit = None;
     let mut judgements: Vec<(usize, i64)> = Vec::new();
+    let procedure = game.swap_procedure().filter(|_| opening.is_empty());
+    let mut decisions: Vec<swap::Decision> = Vec::new();
+    let index_of = |person: swap::Person| if person == swap::Person::Opener { first_level } else { 1 - first_level };
     let outcome = loop {
         if let Some(outcome) = game.outcome(&state) {
             break Some(outcome.result);
@@ -330,16 +339,36 @@ fn play_game<G: BoardGame>(
             break None;
         }
         let mover = game.side_to_move(&state);
-        let index = if mover == Player::First { first_level } else { 1 - first_level };
+        let step = procedure.map_or(swap::Step::Play, |p| p.step(plies, &decisions));
+        let index = match procedure {
+            Some(p) => index_of(p.actor(plies, &decisions, mover)),
+            None if mover == Player::First => first_level,
+            None => 1 - first_level,
+        };
         let started = Instant::now();
-        let chosen = match &players[index] {
-            Contender::Level(level) => {
+        let chosen = match (&players[index], step) {
+            (Contender::Level(level), swap::Step::Choose(_, offered)) => {
+                let engine = &mut sides.engines[index];
+                let (choice, _) = swap::program_choice(engine, &state, offered, level, seed ^ plies as u64, None);
+                decisions.push(swap::Decision { ply: plies, choice });
+                thinking += started.elapsed();
+                continue;
+            }
+            (Contender::Level(level), swap::Step::Place(_)) => {
+                let engine = &mut sides.engines[index];
+                let stone = swap::opening_stone(engine, &state, level, seed ^ plies as u64, None);
+                stone.and_then(|r| r.best_move).ok_or(None)
+            }
+            (Contender::External { spec, .. }, swap::Step::Choose(..) | swap::Step::Place(_)) => {
+                Err(Some(format!("{} cannot play a swap opening (the engine protocols tell none)", spec.name)))
+            }
+            (Contender::Level(level), swap::Step::Play) => {
                 let result = sides.engines[index].think(&state, level, seed ^ plies as u64, None, &mut |_| {});
                 let score = i64::from(result.score);
                 judgements.push((plies, if mover == Player::First { score } else { -score }));
                 result.best_move.ok_or(None)
             }
-            Contender::External { spec, turn } => {
+            (Contender::External { spec, turn }, swap::Step::Play) => {
                 let connection = sides.connections[index].get_or_insert_with(|| Connection::new(spec.clone()));
                 external::ask(&game, rules, &state, &line, connection, *turn, stop)
                     .map(|(mv, _)| mv)
@@ -367,6 +396,7 @@ fn play_game<G: BoardGame>(
         GameResult::Win(winner) if forfeit.is_none() => decided_at(&judgements, winner, opening.len()),
         _ => None,
     };
+    let first_level = procedure.map_or(first_level, |p| index_of(p.holder(&decisions, Player::First)));
     GameRecord { first_level, result, plies, engine_moves, thinking, moves, forfeit, decided_at }
 }
 
@@ -417,6 +447,57 @@ mod tests {
         let moves = vec!["h8".into(), "pass".into()];
         let thinking = Duration::from_millis(60);
         GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking, moves, forfeit: None, decided_at: None }
+    }
+
+    #[test]
+    fn a_swap2_series_plays_the_opening_by_the_rules_from_the_empty_board() {
+        use tabula_core::Game;
+        let game = crate::gomoku::variants::from_choices(&[("board", "9"), ("opening", "swap2")]).expect("rules");
+        let level = Level { name: "shallow".into(), ..Level::custom(2) };
+        let config = SeriesConfig {
+            openings: 3,
+            balanced: true,
+            opening_plies: 4,
+            players: [Contender::Level(level.clone()), Contender::Level(level)],
+            seed: 5,
+            threads: 1,
+            table_megabytes: 1,
+            shard: None,
+        };
+        let games = Mutex::new(Vec::new());
+        let summary = run_series(&game, &config, &AtomicBool::new(false), &|job, g| {
+            games.lock().expect("lock").push((job, g.clone()));
+        });
+        assert_eq!(summary.games, 6);
+        let games = games.into_inner().expect("lock");
+        let openings: std::collections::HashSet<Vec<String>> =
+            games.iter().map(|(_, g)| g.moves[..3].to_vec()).collect();
+        assert!(openings.len() > 1, "the openers' stones vary: {openings:?}");
+        for (job, g) in &games {
+            // Replayed from the empty board, every stone is legal and the game ends as recorded.
+            let mut state = game.initial_state();
+            for notation in &g.moves {
+                let mv = game.parse_move(&state, notation).expect("a move");
+                assert!(game.is_legal(&state, mv), "game {job}: {notation}");
+                game.make(&mut state, mv);
+            }
+            assert_eq!(game.outcome(&state).map(|o| o.result), Some(g.result), "game {job}");
+            assert!(g.first_level < 2);
+        }
+        let external = Contender::External {
+            spec: EngineSpec {
+                name: "probe".into(),
+                protocol: external::Protocol::Pbrain,
+                program: "true".into(),
+                args: Vec::new(),
+                folder: None,
+            },
+            turn: Duration::from_millis(50),
+        };
+        let config = SeriesConfig { openings: 1, players: [external, config.players[1].clone()], ..config };
+        let summary = run_series(&game, &config, &AtomicBool::new(false), &|_, _| {});
+        assert_eq!(summary.forfeits, 2, "an engine cannot take part in a swap opening");
+        assert!(summary.first_forfeit.is_some_and(|f| f.contains("swap opening")));
     }
 
     #[test]

@@ -282,9 +282,7 @@ impl<G: BoardGame> Session<G> {
         if self.game.outcome(&self.state).is_some() {
             return Err(MoveError::GameOver);
         }
-        if let Step::Choose(..) = self.swap_step() {
-            return Err(MoveError::Illegal("a colour must be chosen first (the swap opening asks for it)".into()));
-        }
+        self.choice_pending()?;
         if !self.game.is_legal(&self.state, mv) {
             return Err(MoveError::Illegal(format!("{} is not a legal move here", self.game.format_move(mv))));
         }
@@ -302,6 +300,16 @@ impl<G: BoardGame> Session<G> {
         self.moves.push(mv);
         self.reports.push(report.clone());
         report
+    }
+
+    /// Refuses a stone while the swap opening waits for a choice.
+    fn choice_pending(&self) -> Result<(), MoveError> {
+        match self.swap_step() {
+            Step::Choose(..) => {
+                Err(MoveError::Illegal("a colour must be chosen first (the swap opening asks for it)".into()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The swap opening in force: the rules' own, unless the game started from a position set up by hand.
@@ -374,6 +382,7 @@ impl<G: BoardGame> Match for Session<G> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
+        self.choice_pending()?;
         self.game.move_at(&self.state, cell).map(|_| ())
     }
 
@@ -548,7 +557,7 @@ impl<G: BoardGame> Session<G> {
         let (game, state, step) = (self.game.clone(), self.state.clone(), self.swap_step());
         let level = level.clone();
         let engine = Arc::clone(&self.engine);
-        Box::new(move |_: &mut dyn FnMut(Analysis)| {
+        Box::new(move |progress: &mut dyn FnMut(Analysis)| {
             let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
             engine.set_threads(threads);
@@ -560,7 +569,12 @@ impl<G: BoardGame> Session<G> {
                 _ => (swap::opening_stone(engine, &state, &level, seed, Some(stop))?, None),
             };
             let mut analysis = describe(&game, &result.info(), result.proven);
-            analysis.choice = choice;
+            if let Some(choice) = choice {
+                analysis.notation = choice.label().to_string();
+                analysis.cell = None;
+                analysis.choice = Some(choice);
+            }
+            progress(analysis.clone());
             Some(analysis)
         })
     }

@@ -217,8 +217,12 @@ fn stone_level(level: &Level) -> Level {
     Level { time_ms: level.time_ms.map(|t| (t / STONE_LINES as u64).max(1)), randomness: 0, ..level.clone() }
 }
 
-/// The opening stone a program places in `state` for a swap procedure: of the best few moves at `level`, the one
-/// that leaves the position closest to even, since the other player will choose a colour after it.
+/// How much further from even than the most balanced move an opening stone may leave the position, in advantage.
+const STONE_SPREAD: f32 = 0.1;
+
+/// The opening stone a program places in `state` for a swap procedure: of the best few moves at `level`, one that
+/// leaves the position closest to even (within [`STONE_SPREAD`], chosen by `seed`, so that openings vary), since
+/// the other player will choose a colour after it.
 pub fn opening_stone<G: BoardGame>(
     engine: &mut Engine<G>,
     state: &G::State,
@@ -227,7 +231,13 @@ pub fn opening_stone<G: BoardGame>(
     stop: Option<Arc<AtomicBool>>,
 ) -> Option<SearchResult<G::Move>> {
     let lines = engine.think_lines(state, &stone_level(level), seed, stop, STONE_LINES, &mut |_| {});
-    lines.into_iter().filter(|r| r.best_move.is_some()).min_by_key(|r| r.score.unsigned_abs())
+    let game = engine.game();
+    let balance = |r: &SearchResult<G::Move>| game.advantage(r.score, r.exact).abs();
+    let mut lines: Vec<_> = lines.into_iter().filter(|r| r.best_move.is_some()).collect();
+    let best = lines.iter().map(balance).fold(f32::INFINITY, f32::min);
+    lines.retain(|r| balance(r) <= best + STONE_SPREAD);
+    let pick = (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize % lines.len().max(1);
+    (!lines.is_empty()).then(|| lines.swap_remove(pick))
 }
 
 /// A program's choice among `offered` in `state` after a search at `level` ([`decide`]), with the search.

@@ -80,10 +80,10 @@ impl Computer {
         // Under a clock the computer spends its share of its time, and no more waiting for the eye.
         let budget = clock_budget(play);
         let pace = if budget.is_some() { Duration::ZERO } else { Duration::from_millis(settings.computer_pace_ms) };
-        let mut level = match play.setup.seat(play.game.to_move()) {
+        let mut level = match play.acting().clone() {
             Seat::Computer(choice) => choice.resolve(&self.levels),
             Seat::Engine(name) => {
-                let Some(spec) = settings.engine(name) else {
+                let Some(spec) = settings.engine(&name) else {
                     play.paused = true;
                     play.status = Some(format!(
                         "No engine called {name} is registered: add it in Settings and press Resume, or start a new \

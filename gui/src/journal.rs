@@ -82,8 +82,8 @@ impl Journal {
 
 /// Counts a finished human-vs-computer game in the statistics.
 fn count_result(play: &Play, stats: &mut Statistics) {
-    let (Some(human), Some(outcome)) = (play.setup.lone_human(), play.outcome()) else { return };
-    let Some(opponent) = play.setup.seat(human.opponent()).opponent_label() else { return };
+    let (Some(human), Some(outcome)) = (play.human_colour(), play.outcome()) else { return };
+    let Some(opponent) = play.seat_of(human.opponent()).opponent_label() else { return };
     let result = match outcome.result {
         GameResult::Win(p) if p == human => stats::Result::Win,
         GameResult::Win(_) => stats::Result::Loss,

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use rand::seq::IndexedRandom;
 use tabula_core::{GameResult, Player, random};
-use tabula_games::{Cell, GameKind, Marker, MatchSpec, config, new_match};
+use tabula_games::{Cell, GameKind, Marker, MatchSpec, config, new_match, swap};
 use tabula_tests::rule_sets;
 
 /// Every rule set at its default size, and at its smallest where it offers several.
@@ -35,6 +35,12 @@ fn random_games_by_cell_end_properly_and_undo_to_the_start() {
             let (w, h) = m.board_size();
             let mut plies = 0;
             while !m.is_over() {
+                if let swap::Step::Choose(_, offered) = m.swap_step() {
+                    let choice = *offered.choose(&mut rng).expect("a choice");
+                    m.choose(choice).expect("an offered choice is allowed");
+                    assert!(m.choose(choice).is_err(), "{spec:?}: a choice is made once");
+                    continue;
+                }
                 if m.must_pass() {
                     let report = m.pass().expect("a forced pass is legal");
                     assert!(report.placed.is_none());
@@ -72,10 +78,13 @@ fn random_games_by_cell_end_properly_and_undo_to_the_start() {
             assert!(end.end_reason.is_some(), "{spec:?}: a finished game says why");
             assert_eq!(m.move_list().len(), plies);
             assert!(m.play_cell(Cell::new(0, 0)).is_err(), "no move after the end");
+            let decisions = m.decisions();
             while m.undo() {}
             assert_eq!(m.current(), start, "{spec:?}: undoing every move restores the start");
+            assert!(m.decisions().is_empty(), "{spec:?}: and every choice");
             while m.redo() {}
             assert_eq!(m.current(), end, "{spec:?}: redoing every move restores the end");
+            assert_eq!(m.decisions(), decisions, "{spec:?}: and the choices");
         }
     }
 }
@@ -112,6 +121,10 @@ fn the_computer_answers_in_every_game_with_a_legal_move() {
             let mut depths = Vec::new();
             let answer = job(&mut |a| depths.push(a.depth)).expect("a live game has a move");
             assert!(!depths.is_empty(), "{spec:?}: progress is reported");
+            if let Some(choice) = answer.choice {
+                m.choose(choice).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
+                continue;
+            }
             match answer.cell {
                 Some(cell) => m.play_cell(cell).unwrap_or_else(|e| panic!("{spec:?}: {}: {e}", answer.notation)),
                 None => m.pass().expect("the computer passes only when it must"),

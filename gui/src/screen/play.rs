@@ -21,6 +21,7 @@ use crate::theme::board_palette;
 use tabula_games::clock::{Clock, clock_text};
 use tabula_games::registry::GameKind;
 use tabula_games::setup::{GameSetup, Seat, colour_name};
+use tabula_games::swap::{Choice, Person, Step};
 
 /// What the play screen asks of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +62,8 @@ pub enum Msg {
     Leave,
     /// Ask before resigning.
     AskResign,
+    /// The human's choice in a swap opening.
+    Choose(Choice),
     /// Something about the network game this screen mirrors.
     Online(crate::screen::online::Msg),
 }
@@ -202,17 +205,50 @@ impl Play {
         self.clock.as_ref().and_then(Clock::flagged)
     }
 
-    /// Whether a human at this computer is to move in the current position and may act.
+    /// Whether a human at this computer is to move (or to choose, in a swap opening) and may act.
     #[must_use]
     pub fn human_to_move(&self) -> bool {
         let to_move = self.game.to_move();
-        !self.is_over() && !self.setup.seat(to_move).is_computer() && self.remote != Some(to_move)
+        !self.is_over() && !self.acting().is_computer() && self.remote != Some(to_move)
     }
 
-    /// Whether the computer should be thinking about its move now.
+    /// Whether the computer should be thinking about its move (or its choice) now.
     #[must_use]
     pub fn computer_to_move(&self) -> bool {
-        !self.is_over() && !self.paused && self.setup.seat(self.game.to_move()).is_computer()
+        !self.is_over() && !self.paused && self.acting().is_computer()
+    }
+
+    /// The seat that acts now: places the next stone, makes the swap opening's choice, or holds the colour to move.
+    #[must_use]
+    pub fn acting(&self) -> &Seat {
+        &self.setup.seats[self.game.acting_seat()]
+    }
+
+    /// The seat that holds `colour` now (a swap opening's choice can give the form's Black seat White).
+    #[must_use]
+    pub fn seat_of(&self, colour: Player) -> &Seat {
+        &self.setup.seats[self.game.seat_of(colour)]
+    }
+
+    /// The colour the one human playing the computer holds now.
+    #[must_use]
+    pub fn human_colour(&self) -> Option<Player> {
+        let seat = self.setup.lone_human()?.index();
+        Some(if self.game.seat_of(Player::First) == seat { Player::First } else { Player::Second })
+    }
+
+    /// Makes the human's choice in a swap opening.
+    fn choose(&mut self, choice: Choice) -> Action {
+        if !self.human_to_move() || self.viewing.is_some() || self.thinking.is_some() {
+            return Action::None;
+        }
+        self.status = Some(match self.game.choose(choice) {
+            Ok(()) => format!("You chose: {}.", choice.label().to_lowercase()),
+            Err(reason) => reason.to_string(),
+        });
+        self.hint = None;
+        self.refresh();
+        Action::Changed
     }
 
     /// The search for the computer's own move, if one runs (not a hint's).
@@ -309,7 +345,7 @@ impl Play {
             return;
         }
         match self.setup.lone_human() {
-            Some(human) => while self.game.to_move() != human && self.game.ply() > 0 && self.game.undo() {},
+            Some(human) => while self.game.acting_seat() != human.index() && self.game.undo() {},
             None if self.setup.seats.iter().all(Seat::is_computer) => self.paused = true,
             None => {}
         }
@@ -327,7 +363,7 @@ impl Play {
             return;
         }
         if let Some(human) = self.setup.lone_human() {
-            while self.game.to_move() != human && self.game.can_redo() && self.game.redo() {}
+            while self.game.acting_seat() != human.index() && self.game.can_redo() && self.game.redo() {}
         }
         self.status = None;
         self.refresh();
@@ -339,7 +375,7 @@ impl Play {
             return;
         }
         self.cancel_thinking();
-        let loser = self.setup.lone_human().unwrap_or(self.game.to_move());
+        let loser = self.human_colour().unwrap_or(self.game.to_move());
         self.resigned = Some(loser);
         if let Some(clock) = &mut self.clock {
             clock.stop(Instant::now());
@@ -349,6 +385,17 @@ impl Play {
 
     /// Applies the computer's chosen move; `false` when it could not be played.
     pub fn apply_computer_move(&mut self, analysis: &Analysis, settings: &Settings) -> bool {
+        if let Some(choice) = analysis.choice {
+            let chooser = if self.game.acting_seat() == 0 { "first" } else { "second" };
+            let done = self.game.choose(choice);
+            self.status = Some(match &done {
+                Ok(()) => format!("The {chooser} player chose: {}.", choice.label().to_lowercase()),
+                Err(reason) => format!("The computer's choice failed: {reason}"),
+            });
+            self.cancel_thinking();
+            self.refresh();
+            return done.is_ok();
+        }
         let result = match analysis.cell {
             Some(cell) => self.game.play_cell(cell),
             None => self.game.pass(),
@@ -400,6 +447,7 @@ impl Play {
                 return Action::Changed;
             }
             Msg::Hint => return Action::Hint,
+            Msg::Choose(choice) => return self.choose(choice),
             Msg::Values if !self.values.is_empty() => {
                 self.values.clear();
                 self.value_lines.clear();
@@ -668,7 +716,7 @@ pub fn board_options(game: GameKind, settings: &Settings) -> BoardOptions {
 pub fn result_words(play: &Play, snapshot: &Snapshot) -> Option<(String, String)> {
     let outcome = play.outcome()?;
     let headline = match outcome.result {
-        GameResult::Win(p) => match (&play.setup.seats[p.index()], play.setup.lone_human()) {
+        GameResult::Win(p) => match (play.seat_of(p), play.setup.lone_human()) {
             (Seat::Human, Some(_)) => "You win!".to_string(),
             (Seat::Computer(_), Some(_)) => "The computer wins".to_string(),
             (Seat::Engine(name), Some(_)) => format!("{name} wins"),
@@ -777,7 +825,7 @@ fn side_panel<'a>(
         text(format!("{rule_name} · {}×{}", snapshot.size.0, snapshot.size.1)).size(15),
     ];
     let players = column(Player::BOTH.map(|p| {
-        let seat = play.setup.seat(p);
+        let seat = play.seat_of(p);
         let count = snapshot.counts[p.index()];
         let mover = !play.is_over() && snapshot.to_move == p;
         let mut line = row![
@@ -841,7 +889,8 @@ fn side_panel<'a>(
         Some(online) => crate::screen::online::controls(focus, play, online),
         None => controls(focus, play),
     };
-    let panel = column![info, analysis, evaluation, moves, controls].spacing(14).height(Fill);
+    let panel = column![info].push(choice_buttons(focus, play)).push(analysis);
+    let panel = panel.push(evaluation).push(moves).push(controls).spacing(14).height(Fill);
     container(panel).width(Fill).height(Fill).padding(14).style(card_style).into()
 }
 
@@ -859,8 +908,16 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
         return "Game over".into();
     }
     let mover = colour_name(snapshot.to_move);
+    if play.thinking.is_none()
+        && let Some(words) = swap_words(play, snapshot)
+    {
+        return words;
+    }
     match &play.thinking {
-        Some(t) if t.purpose == Purpose::Move => match play.setup.seat(snapshot.to_move) {
+        Some(t) if t.purpose == Purpose::Move && play.game.swap_step() != Step::Play => {
+            swap_words(play, snapshot).unwrap_or_default() + " (computer)…"
+        }
+        Some(t) if t.purpose == Purpose::Move => match play.acting() {
             Seat::Engine(name) => format!("{mover} ({name}) is thinking…"),
             _ => {
                 let depth = t.latest().map_or_else(|| "starting".to_string(), |a| format!("depth {}", a.depth));
@@ -877,6 +934,51 @@ pub fn turn_line(play: &Play, snapshot: &Snapshot) -> String {
         None if play.remote.is_some() => format!("{mover} (your opponent) to move"),
         None => format!("{mover} (computer) to move"),
     }
+}
+
+/// What a swap opening waits for, in words, while it runs.
+fn swap_words(play: &Play, snapshot: &Snapshot) -> Option<String> {
+    let role = |person: Person| match person {
+        Person::Opener => "The first player",
+        Person::Responder => "The second player",
+    };
+    let you = |person: Person| match (&play.setup.seats[person.index()], play.setup.lone_human()) {
+        (Seat::Human, Some(_)) => " (you)",
+        _ => "",
+    };
+    let ply = play.game.ply();
+    Some(match play.game.swap_step() {
+        Step::Play => return None,
+        Step::Place(person @ Person::Opener) => format!(
+            "{}{} places the opening: stone {} of 3, {}",
+            role(person),
+            you(person),
+            ply + 1,
+            colour_name(snapshot.to_move).to_lowercase()
+        ),
+        Step::Place(person) => format!(
+            "{}{} places two more: stone {} of 2, {}",
+            role(person),
+            you(person),
+            ply - 2,
+            colour_name(snapshot.to_move).to_lowercase()
+        ),
+        Step::Choose(person, offered) => {
+            let options: Vec<String> = offered.iter().map(|c| c.label().to_lowercase()).collect();
+            format!("{}{} chooses: {}", role(person), you(person), options.join(", or "))
+        }
+    })
+}
+
+/// The buttons of a swap opening's choice, when the human makes it.
+fn choice_buttons<'a>(focus: &Focus<Msg>, play: &'a Play) -> Option<Element<'a, Msg>> {
+    let Step::Choose(_, offered) = play.game.swap_step() else { return None };
+    if !play.human_to_move() || play.viewing.is_some() || play.is_over() {
+        return None;
+    }
+    let idle = play.thinking.is_none();
+    let buttons = offered.iter().map(|&c| action(focus, c.label(), idle.then_some(Msg::Choose(c))));
+    Some(row(buttons).spacing(6).wrap().into())
 }
 
 /// The evaluation graph with the button that starts or stops the review.
