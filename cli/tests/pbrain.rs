@@ -287,10 +287,53 @@ fn yxboard_sets_a_position_without_moving() {
     assert!(brain.silent_for(Duration::from_millis(500)), "no move nobody asked for");
     let answer = brain.ask("TURN 8,8");
     assert_ne!(point(&answer), (7, 7), "7,7 holds the stone yxboard gave");
-    brain.send("SWAP2BOARD");
-    brain.send("7,7,1");
-    let refusal = brain.ask("DONE");
-    assert!(refusal.starts_with("ERROR") && refusal.contains("swap2"), "ERROR, not UNKNOWN: {refusal}");
+}
+
+/// The points of a SWAP2BOARD answer, checked to be free on a 15x15 board holding `stones`.
+fn swap2_points(answer: &str, stones: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let points: Vec<(usize, usize)> = answer.split_whitespace().map(point).collect();
+    let mut seen = stones.to_vec();
+    for &p in &points {
+        assert!(p.0 < 15 && p.1 < 15 && !seen.contains(&p), "{answer}: {p:?} is off the board or taken");
+        seen.push(p);
+    }
+    points
+}
+
+#[test]
+fn swap2board_opens_chooses_and_places_as_gomocup_asks() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 300");
+    let ask = |brain: &mut Brain, lines: &[&str]| {
+        brain.send("SWAP2BOARD");
+        lines.iter().for_each(|l| brain.send(l));
+        brain.ask("DONE")
+    };
+    // The empty board: three stones, Black, White, Black.
+    let opening = swap2_points(&ask(&mut brain, &[]), &[]);
+    assert_eq!(opening.len(), 3);
+    // Three stones: SWAP (the brain takes Black), White's move, or two more stones.
+    let three = ["7,7,1", "8,7,2", "8,8,1"];
+    let answer = ask(&mut brain, &three);
+    let taken = [(7, 7), (8, 7), (8, 8)];
+    assert!(answer == "SWAP" || [1, 2].contains(&swap2_points(&answer, &taken).len()), "{answer}");
+    // Five stones (fields given either way round): SWAP or White's sixth stone.
+    let five = ["7,7,2", "8,7,1", "8,8,2", "9,9,1", "6,6,2"];
+    let answer = ask(&mut brain, &five);
+    let taken = [(7, 7), (8, 7), (8, 8), (9, 9), (6, 6)];
+    assert!(answer == "SWAP" || swap2_points(&answer, &taken).len() == 1, "{answer}");
+    // After its answer the brain plays on from that position.
+    if answer != "SWAP" {
+        let next = point(&brain.ask("TURN 10,10"));
+        assert!(!taken.contains(&next) && next != (10, 10) && next != point(&answer));
+    }
+    // Anything else is refused with a reason, and the brain goes on.
+    let refusal = ask(&mut brain, &["7,7,1", "8,7,2"]);
+    assert!(refusal.starts_with("ERROR") && refusal.contains("0, 3 or 5"), "ERROR, not UNKNOWN: {refusal}");
+    let refusal = ask(&mut brain, &["7,7,1", "7,7,2", "8,8,1"]);
+    assert!(refusal.starts_with("ERROR") && refusal.contains("twice"), "{refusal}");
+    assert_eq!(brain.ask("RESTART"), "OK");
 }
 
 #[test]

@@ -19,6 +19,9 @@
 //! on the clock has a `[clock]` table: `per_move_ms` or `game_ms` (with `increment_ms`), and `black_left_ms` and
 //! `white_left_ms`, the time each side had left. A game from a position set up by hand has a `[start]` table:
 //! `to_move` ("black" or "white") and `board`, one string per row from the top (`x` Black, `o` White, `.` empty).
+//! A game under a swap opening lists its choices in order (`choices = ["place-two", "white"]`, each taken when the
+//! replay reaches the point that asks for it); there `[black]` is the seat of the first player, who opened, and
+//! `[white]` the other's, whatever colours the choices gave them.
 
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +35,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::registry::{GameKind, MatchSpec, SpecError};
 use crate::session::StartPosition;
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
+use crate::swap::{Choice, Step};
 
 /// The version written into new files.
 pub const FORMAT: u32 = 1;
@@ -151,6 +155,8 @@ struct FileRecord {
     board_size: Option<usize>,
     #[serde(default)]
     moves: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    choices: Vec<String>,
     black: SeatRecord,
     white: SeatRecord,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -166,6 +172,8 @@ pub struct SavedGame {
     pub setup: GameSetup,
     /// The moves in standard notation.
     pub moves: Vec<String>,
+    /// The swap opening's choices, in order.
+    pub choices: Vec<Choice>,
     /// The game's clocks, stopped, when it is played on the clock.
     pub clock: Option<Clock>,
     /// The position set up by hand that the game started from, if it did not start from the rule set's own, with
@@ -178,7 +186,8 @@ impl SavedGame {
     #[must_use]
     pub fn of(setup: &GameSetup, game: &dyn Match) -> SavedGame {
         let start = game.set_up_start().map(|start| (start, game.board_size()));
-        SavedGame { setup: setup.clone(), moves: game.move_list(), clock: None, start }
+        let choices = game.decisions().iter().map(|d| d.choice).collect();
+        SavedGame { setup: setup.clone(), moves: game.move_list(), choices, clock: None, start }
     }
 
     /// This game with `clock`, stopped at `now` (each side keeps what it had left then).
@@ -211,6 +220,7 @@ impl SavedGame {
             rule_set: self.setup.spec.rule_set.clone(),
             board_size: self.setup.spec.board_size,
             moves: self.moves.clone(),
+            choices: self.choices.iter().map(|c| c.id().to_string()).collect(),
             black: seat(&self.setup.seats[0]),
             white: seat(&self.setup.seats[1]),
             start: self.start.as_ref().map(|(start, size)| StartRecord::of(start, *size)),
@@ -262,10 +272,30 @@ impl SavedGame {
             }
             None => None,
         };
+        let mut choices = Vec::new();
+        for (i, id) in record.choices.iter().enumerate() {
+            let choice = Choice::from_id(id)
+                .ok_or_else(|| fail(format!("choice {} (`{id}`) is not black, white or place-two", i + 1)))?;
+            choices.push(choice);
+        }
+        let mut pending = choices.iter().enumerate();
+        let mut choose_due = |session: &mut Box<dyn Match>| -> Result<(), String> {
+            while let Step::Choose(..) = session.swap_step() {
+                let Some((i, &choice)) = pending.next() else { break };
+                session.choose(choice).map_err(|e| fail(format!("choice {} ({}): {e}", i + 1, choice.id())))?;
+            }
+            Ok(())
+        };
         for (i, mv) in record.moves.iter().enumerate() {
+            choose_due(&mut session)?;
             session.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
         }
-        Ok((SavedGame { setup: GameSetup { spec, seats }, moves: record.moves, clock, start }, session))
+        choose_due(&mut session)?;
+        if let Some((i, choice)) = pending.next() {
+            return Err(fail(format!("choice {} ({}) is not asked for by the game's moves", i + 1, choice.id())));
+        }
+        let saved = SavedGame { setup: GameSetup { spec, seats }, moves: record.moves, choices, clock, start };
+        Ok((saved, session))
     }
 }
 
@@ -306,8 +336,13 @@ mod tests {
     #[test]
     fn every_kind_of_seat_comes_back() {
         let seats = [Seat::Engine("Edax".into()), Seat::Computer(LevelChoice::Custom(7))];
-        let saved =
-            SavedGame { setup: othello(seats), moves: vec!["f5".into(), "d6".into()], clock: None, start: None };
+        let saved = SavedGame {
+            setup: othello(seats),
+            moves: vec!["f5".into(), "d6".into()],
+            choices: Vec::new(),
+            clock: None,
+            start: None,
+        };
         let text = saved.to_toml();
         assert!(text.contains("player = \"engine\"\nengine = \"Edax\""), "{text}");
         let (back, game) = SavedGame::parse(&text, "g.toml", new_match).expect("parse");
@@ -326,6 +361,7 @@ mod tests {
         let saved = SavedGame {
             setup: othello([Seat::Human, Seat::Human]),
             moves: vec!["f5".into()],
+            choices: Vec::new(),
             clock: Some(clock.clone()),
             start: None,
         };
@@ -392,6 +428,37 @@ mod tests {
         );
         let plain = SavedGame::of(&setup, new_match(&setup.spec).expect("othello").as_ref());
         assert!(!plain.to_toml().contains("[start]"), "the rule set's own start is not written");
+    }
+
+    #[test]
+    fn a_swap2_game_comes_back_with_its_choices() {
+        let spec = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle-swap2".into(), board_size: None };
+        let setup = GameSetup { spec: spec.clone(), seats: [Seat::Human, Seat::Computer(LevelChoice::Custom(3))] };
+        let mut game = new_match(&spec).expect("gomoku");
+        for mv in ["h8", "h9", "i9"] {
+            game.play_notation(mv).expect("legal");
+        }
+        game.choose(Choice::PlaceTwo).expect("offered");
+        game.play_notation("j10").expect("legal");
+        game.play_notation("g7").expect("legal");
+        game.choose(Choice::White).expect("offered");
+        let text = SavedGame::of(&setup, game.as_ref()).to_toml();
+        assert!(text.contains("choices = [\n    \"place-two\",\n    \"white\",\n]"), "{text}");
+        let (saved, back) = SavedGame::parse(&text, "g.toml", new_match).expect("parse");
+        assert_eq!(saved.choices, [Choice::PlaceTwo, Choice::White]);
+        assert_eq!((back.decisions(), back.seat_of(Player::Second)), (game.decisions(), 0), "the opener has White");
+        let problem = |text: String| SavedGame::parse(&text, "g.toml", new_match).err().expect("an error");
+        let err = problem(text.replace("\"white\"", "\"red\""));
+        assert_eq!(err, "g.toml: choice 2 (`red`) is not black, white or place-two");
+        let err = problem(text.replace("\"place-two\",", "\"black\","));
+        assert_eq!(err, "g.toml: choice 2 (white) is not asked for by the game's moves", "Black settled the colours");
+        let err = problem(text.replace("\"white\",", "\"white\", \"black\","));
+        assert_eq!(err, "g.toml: choice 3 (black) is not asked for by the game's moves");
+        let err = problem(text.replace("choices = [\n    \"place-two\",\n    \"white\",\n]\n", ""));
+        assert_eq!(err, "g.toml: move 4 (j10): a colour must be chosen first (the swap opening asks for it)");
+        // A game saved while the opener still has to choose comes back waiting for that choice.
+        let (_, waiting) = SavedGame::parse(&text.replace("\"white\",", ""), "g.toml", new_match).expect("parse");
+        assert!(matches!(waiting.swap_step(), Step::Choose(crate::swap::Person::Opener, _)));
     }
 
     #[test]

@@ -164,7 +164,13 @@ mod tests {
     fn saved(moves: &[&str]) -> SavedGame {
         let spec = MatchSpec { game: GameKind::Othello, rule_set: "othello".into(), board_size: None };
         let setup = GameSetup { spec, seats: [Seat::Human, Seat::Human] };
-        SavedGame { setup, moves: moves.iter().map(|m| (*m).to_string()).collect(), clock: None, start: None }
+        SavedGame {
+            setup,
+            moves: moves.iter().map(|m| (*m).to_string()).collect(),
+            choices: Vec::new(),
+            clock: None,
+            start: None,
+        }
     }
 
     #[test]

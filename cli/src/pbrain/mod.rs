@@ -18,6 +18,7 @@ use tabula_core::{Game, Level, Player, SearchInfo};
 use tabula_games::engine::{MAX_THREADS, TABLE_MEGABYTES};
 use tabula_games::gomoku::{Gomoku, GomokuState, WinRule};
 use tabula_games::lines::{Line, read_line};
+use tabula_games::swap::{self, Choice};
 use tabula_games::{BoardGame, Cell, Engine, MoveError};
 
 use protocol::{Command, MAX_LINE, Point, ProtocolError};
@@ -38,6 +39,12 @@ enum Event {
         play: bool,
     },
     Table(u64, Box<Engine<Gomoku>>),
+    /// The answer to a `SWAP2BOARD`: the line to say and the position it leaves (the stones the brain placed on
+    /// the given ones), or the error; the engine back unless the search panicked.
+    Opening {
+        answer: Result<Box<(String, GomokuState)>, String>,
+        engine: Option<Box<Engine<Gomoku>>>,
+    },
 }
 
 /// Commands that change the position and so wait for the search to end; more than this while thinking are refused.
@@ -93,11 +100,23 @@ struct Brain {
     max_nodes: Option<u64>,
 }
 
-/// A `BOARD` or `YXBOARD` block being read: its lines, the first problem with them, and whether to move after.
+/// A `BOARD`, `YXBOARD` or `SWAP2BOARD` block being read: its lines, the first problem with them, and what to do
+/// after.
 struct BoardBlock {
     lines: Vec<(Point, u8)>,
     error: Option<String>,
-    think: bool,
+    after: AfterBlock,
+}
+
+/// What a block asks for once read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AfterBlock {
+    /// `BOARD`: move.
+    Move,
+    /// `YXBOARD`: only take the position.
+    Take,
+    /// `SWAP2BOARD`: the swap2 opening's answer.
+    Swap2,
 }
 
 /// The transposition table's size for an `INFO max_memory` in bytes (0 = no limit): half of what the manager
@@ -298,6 +317,108 @@ impl Brain {
     }
 }
 
+/// Stones of a swap2 position's two colours (Black has as many as White or one more).
+fn swap2_colours(lines: &[(Point, u8)]) -> Result<(Vec<Point>, Vec<Point>), String> {
+    let of = |field: u8| lines.iter().filter(|l| l.1 == field).map(|l| l.0).collect::<Vec<_>>();
+    let (ones, twos) = (of(1), of(2));
+    let stones = ones.len() + twos.len();
+    if ![0, 3, 5].contains(&stones) || ones.len().abs_diff(twos.len()) != 1 && stones > 0 {
+        return Err(format!("ERROR a swap2 position has 0, 3 or 5 stones, Black one more than White; not {stones}"));
+    }
+    Ok(if ones.len() > twos.len() { (ones, twos) } else { (twos, ones) })
+}
+
+impl Brain {
+    /// The position of a `SWAP2BOARD` block. Its fields say whose stones are whose, but whose colour is whose is
+    /// what the brain is asked to choose: the colour with more stones is Black, and White is to move (Black on the
+    /// empty board).
+    fn swap2_position(&self, block: BoardBlock) -> Result<GomokuState, String> {
+        let game = self.game.as_ref().ok_or("ERROR no game started (send START first)")?;
+        if let Some(error) = block.error {
+            return Err(format!("ERROR the block was refused: {error}"));
+        }
+        let (black, white) = swap2_colours(&block.lines)?;
+        let (w, h) = game.board_size();
+        if let Some((x, y)) = black.iter().chain(&white).find(|&&(x, y)| x >= w || y >= h) {
+            return Err(format!("ERROR {x},{y} is off the board"));
+        }
+        let to_move = if black.is_empty() { Player::First } else { Player::Second };
+        game.setup(&black, &white, to_move).ok_or_else(|| "ERROR a point is given twice".to_string())
+    }
+}
+
+/// `SWAP2BOARD`: answers the swap2 opening on a thread of its own, as Gomocup asks. On the empty board, three
+/// stones ("x1,y1 x2,y2 x3,y3"); after three, `SWAP` (the brain takes Black), a move (it plays White) or two more
+/// stones; after five, `SWAP` or a move. The choices and stones come from [`swap`]'s search, in the turn's time.
+fn swap2(brain: &mut Brain, block: BoardBlock, events: &Sender<Event>) -> Reply {
+    let state = match brain.swap2_position(block) {
+        Ok(state) => state,
+        Err(e) => return Reply::Text(e),
+    };
+    brain.state = Some(state.clone());
+    let (Some(game), mut level) = (brain.game.clone(), brain.level()) else {
+        return Reply::Text("ERROR no game started (send START first)".into());
+    };
+    let mut engine =
+        brain.engine.take().unwrap_or_else(|| Box::new(Engine::with_table(game.clone(), brain.table_megabytes)));
+    engine.set_threads(brain.threads);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let events = events.clone();
+    std::thread::spawn(move || {
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            swap2_answer(&mut engine, &game, state, &mut level, &flag).map(Box::new)
+        }));
+        let (answer, engine) = match answered {
+            Ok(answer) => (answer, Some(engine)),
+            Err(_) => (Err("ERROR the search failed on this position".to_string()), None),
+        };
+        let _ = events.send(Event::Opening { answer, engine });
+    });
+    Reply::Thinking(stop)
+}
+
+/// The answer to a `SWAP2BOARD` in `state` ([`swap2`]) and the position after the stones it places.
+fn swap2_answer(
+    engine: &mut Engine<Gomoku>,
+    game: &Gomoku,
+    mut state: GomokuState,
+    level: &mut Level,
+    stop: &Arc<AtomicBool>,
+) -> Result<(String, GomokuState), String> {
+    let seed = game.hash(&state);
+    let point = |mv| game.cell_of(mv).map(|c| format!("{},{}", c.x, c.y)).unwrap_or_default();
+    let place = |engine: &mut Engine<Gomoku>, state: &mut GomokuState, count: usize, level: &Level| {
+        let mut placed = Vec::new();
+        for _ in 0..count {
+            let stone = swap::opening_stone(engine, state, level, seed ^ placed.len() as u64, Some(stop.clone()));
+            let mv = stone.and_then(|r| r.best_move).ok_or("ERROR no stone to place")?;
+            game.make(state, mv);
+            placed.push(point(mv));
+        }
+        Ok::<_, String>(placed.join(" "))
+    };
+    let offered = match state.stones() {
+        0 => {
+            level.time_ms = level.time_ms.map(|t| t / 3);
+            return place(engine, &mut state, 3, level).map(|text| (text, state));
+        }
+        3 => &[Choice::White, Choice::Black, Choice::PlaceTwo][..],
+        _ => &[Choice::Black, Choice::White][..],
+    };
+    level.time_ms = level.time_ms.map(|t| t / 2);
+    let (choice, searched) = swap::program_choice(engine, &state, offered, level, seed, Some(stop.clone()));
+    match choice {
+        Choice::Black => Ok(("SWAP".to_string(), state)),
+        Choice::PlaceTwo => place(engine, &mut state, 2, level).map(|text| (text, state)),
+        Choice::White => {
+            let mv = searched.best_move.ok_or("ERROR no legal move")?;
+            game.make(&mut state, mv);
+            Ok((point(mv), state))
+        }
+    }
+}
+
 /// Runs the protocol on the given input and output until `END` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std::io::Result<()> {
     let (events, inbox) = mpsc::channel();
@@ -342,6 +463,17 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                         Err(e) => say(&e)?,
                     },
                     Ok(None) => say("ERROR no legal move")?,
+                    Err(e) => say(&e)?,
+                }
+            }
+            Event::Opening { answer, engine } => {
+                thinking = None;
+                brain.engine = brain.next_engine.take().or(engine);
+                match answer.map(|answer| *answer) {
+                    Ok((text, state)) => {
+                        brain.state = Some(state);
+                        say(&text)?;
+                    }
                     Err(e) => say(&e)?,
                 }
             }
@@ -479,15 +611,13 @@ fn handle(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Reply {
             Err(e) => Err(e),
         },
         Command::Turn(p) => brain.place(p).map(|()| None),
-        Command::Board | Command::YxBoard => {
-            let think = command == Command::Board;
-            brain.board_block = Some(BoardBlock { lines: Vec::new(), error: None, think });
-            return Reply::Silent;
-        }
-        Command::Swap2Board => {
-            // Read to its DONE, so that its lines are not taken for commands, and refused there.
-            let error = Some("swap2 openings (SWAP2BOARD) are not supported".to_string());
-            brain.board_block = Some(BoardBlock { lines: Vec::new(), error, think: false });
+        Command::Board | Command::YxBoard | Command::Swap2Board => {
+            let after = match command {
+                Command::Board => AfterBlock::Move,
+                Command::YxBoard => AfterBlock::Take,
+                _ => AfterBlock::Swap2,
+            };
+            brain.board_block = Some(BoardBlock { lines: Vec::new(), error: None, after });
             return Reply::Silent;
         }
         Command::BoardLine(p, f) => {
@@ -502,8 +632,9 @@ fn handle(brain: &mut Brain, line: &str, events: &Sender<Event>) -> Reply {
         }
         Command::Done => match brain.board_block.take() {
             None => Err("ERROR DONE without a BOARD block".into()),
+            Some(block) if block.after == AfterBlock::Swap2 => return swap2(brain, block, events),
             Some(block) => {
-                let think = block.think;
+                let think = block.after == AfterBlock::Move;
                 match brain.set_board(block) {
                     Ok(()) if !think => return Reply::Silent,
                     result => result.map(|()| None),

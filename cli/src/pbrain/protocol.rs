@@ -34,7 +34,7 @@ pub enum Command {
     /// `YXNBEST N` (Yixin-Board): find the N best moves of the position (one `MESSAGE` line each, best first),
     /// then answer with the best, without playing it.
     YxNbest(usize),
-    /// `SWAP2BOARD`: a swap2 opening position follows as in `BOARD` (refused at its `DONE`: no opening rules yet).
+    /// `SWAP2BOARD`: a swap2 opening position follows as in `BOARD`; at its `DONE` the brain answers the opening.
     Swap2Board,
     /// `X,Y,F` inside a `BOARD` block: F is 1 (own), 2 (opponent) or 3 (ignored).
     BoardLine(Point, u8),
