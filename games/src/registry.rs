@@ -227,6 +227,20 @@ impl MatchSpec {
         self.visit(EngineProtocol).ok().flatten()
     }
 
+    /// The swap opening this rule set plays ([`BoardGame::swap_procedure`]), if any: the form then seats a first
+    /// and a second player rather than Black and White.
+    #[must_use]
+    pub fn swap_procedure(&self) -> Option<crate::swap::Procedure> {
+        struct SwapProcedure;
+        impl GameVisitor for SwapProcedure {
+            type Output = Option<crate::swap::Procedure>;
+            fn visit<G: BoardGame>(self, game: G) -> Option<crate::swap::Procedure> {
+                game.swap_procedure()
+            }
+        }
+        self.visit(SwapProcedure).ok().flatten()
+    }
+
     /// What is known of this game under perfect play ([`RuleSet::known_result`]), which holds only on the rule
     /// set's own board size.
     #[must_use]
@@ -284,6 +298,9 @@ mod tests {
         assert_eq!(spec(GameKind::Othello, "anti-othello").engine_protocol(), None);
         assert_eq!(spec(GameKind::Gomoku, "renju").engine_protocol(), Some(Protocol::Pbrain));
         assert_eq!(spec(GameKind::Gomoku, "no-such-rules").engine_protocol(), None);
+        assert_eq!(spec(GameKind::Gomoku, "freestyle-swap2").engine_protocol(), None, "no protocol tells a swap");
+        assert_eq!(spec(GameKind::Gomoku, "swap2").swap_procedure(), Some(crate::swap::Procedure::Swap2));
+        assert_eq!(spec(GameKind::Gomoku, "renju").swap_procedure(), None);
     }
 
     #[test]

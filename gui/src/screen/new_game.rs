@@ -128,6 +128,8 @@ pub struct Form {
     pub engines: [Option<String>; 2],
     /// The protocol an external engine needs for the chosen rule set (`None`: no engine can play it).
     pub engine_protocol: Option<Protocol>,
+    /// The chosen rule set's swap opening, if it has one: the sides are then the first and the second player.
+    pub swap: Option<tabula_games::swap::Procedure>,
     /// The kind of clock.
     pub clock: ClockKind,
     /// Seconds a move (per move).
@@ -151,6 +153,7 @@ impl Form {
             levels: [level.clone(), level],
             engines: [None, None],
             engine_protocol: None,
+            swap: None,
             clock: ClockKind::Off,
             move_seconds: 10,
             game_minutes: 5,
@@ -196,6 +199,7 @@ impl Form {
             self.board_size = declared.or_else(|| sizes.first().copied()).unwrap_or(0);
         }
         self.engine_protocol = self.setup().spec.engine_protocol();
+        self.swap = self.setup().spec.swap_procedure();
     }
 
     /// Applies a change, or tells what the app is to do.
@@ -414,12 +418,16 @@ fn seat_view<'a>(
     player: Player,
 ) -> Element<'a, Msg> {
     let i = player.index();
-    let colour = colour_name(player);
+    // Under a swap opening the sides are people whose colours the opening decides.
+    let colour = match (form.swap, player) {
+        (None, _) => colour_name(player),
+        (Some(_), Player::First) => "First player (opens)",
+        (Some(_), Player::Second) => "Second player",
+    };
     let kinds = [(false, "Human".to_string()), (true, "Computer".to_string())];
     let on_kind = move |on| Msg::Computer(player, on);
-    let mut body =
-        column![heading(colour), segmented(focus, &format!("{colour} player"), &kinds, &form.computer[i], on_kind)]
-            .spacing(12);
+    let name = if form.swap.is_some() { colour.to_string() } else { format!("{colour} player") };
+    let mut body = column![heading(colour), segmented(focus, &name, &kinds, &form.computer[i], on_kind)].spacing(12);
     if form.computer[i] {
         let custom_depth = match form.levels[i] {
             LevelChoice::Custom(d) => d,
