@@ -551,16 +551,28 @@ impl<G: BoardGame> Session<G> {
         self.game.recompute_hash(&self.start) == self.game.recompute_hash(&self.game.initial_state())
     }
 
-    /// The computer's turn in the swap opening: an opening stone that keeps the position near even, or the colour
-    /// choice its search judges best ([`Analysis::choice`]).
-    fn swap_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
-        let (game, state, step) = (self.game.clone(), self.state.clone(), self.swap_step());
-        let level = level.clone();
+    /// A job that runs `work` on the game's engine (made at the first search, kept for the whole game) on
+    /// `threads` threads.
+    fn engine_work(
+        &self,
+        threads: usize,
+        work: impl FnOnce(&mut Engine<G>, &G, &mut dyn FnMut(Analysis)) -> Option<Analysis> + Send + 'static,
+    ) -> ThinkJob {
+        let game = self.game.clone();
         let engine = Arc::clone(&self.engine);
         Box::new(move |progress: &mut dyn FnMut(Analysis)| {
             let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
             engine.set_threads(threads);
+            work(engine, &game, progress)
+        })
+    }
+
+    /// The computer's turn in the swap opening: an opening stone that keeps the position near even, or the colour
+    /// choice its search judges best ([`Analysis::choice`]).
+    fn swap_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
+        let (state, step, level) = (self.state.clone(), self.swap_step(), level.clone());
+        self.engine_work(threads, move |engine, game, progress| {
             let (result, choice) = match step {
                 Step::Choose(_, offered) => {
                     let (choice, result) = swap::program_choice(engine, &state, offered, &level, seed, Some(stop));
@@ -568,7 +580,7 @@ impl<G: BoardGame> Session<G> {
                 }
                 _ => (swap::opening_stone(engine, &state, &level, seed, Some(stop))?, None),
             };
-            let mut analysis = describe(&game, &result.info(), result.proven);
+            let mut analysis = describe(game, &result.info(), result.proven);
             if let Some(choice) = choice {
                 analysis.notation = choice.label().to_string();
                 analysis.cell = None;
@@ -590,14 +602,9 @@ impl<G: BoardGame> Session<G> {
         threads: usize,
         stop: Arc<AtomicBool>,
     ) -> ThinkJob {
-        let game = self.game.clone();
         let level = level.clone();
-        let engine = Arc::clone(&self.engine);
-        Box::new(move |progress: &mut dyn FnMut(Analysis)| {
-            let mut slot = engine.lock().unwrap_or_else(PoisonError::into_inner);
-            let engine = slot.get_or_insert_with(|| Engine::new(game.clone()));
-            engine.set_threads(threads);
-            let describe = |info: &SearchInfo<G::Move>, proven| describe(&game, info, proven);
+        self.engine_work(threads, move |engine, game, progress| {
+            let describe = |info: &SearchInfo<G::Move>, proven| describe(game, info, proven);
             if lines == 1 {
                 let result =
                     engine.think(&state, &level, seed, Some(stop), &mut |info| progress(describe(info, false)));
