@@ -91,16 +91,6 @@ impl OnlinePlay {
                     return Step::None;
                 };
                 let spec = forms.game.setup().spec;
-                let swap =
-                    tabula_games::new_match(&spec).is_ok_and(|g| g.swap_step() != tabula_games::swap::Step::Play);
-                if swap {
-                    forms.error = Some(
-                        "Network games are played with a free opening: choose a rule set without a \
-                                        swap opening."
-                            .into(),
-                    );
-                    return Step::None;
-                }
                 match Online::host(spec, forms.colour.opponent(), port, forms.reach) {
                     Ok(online) => {
                         forms.error = None;

@@ -1,7 +1,9 @@
 //! The guest's side: a mirror of the host's game that changes only when the host says so.
 
 use tabula_core::Player;
-use tabula_games::{Cell, Match, MatchSpec, new_match};
+use tabula_games::{Cell, Match, MatchSpec};
+
+use crate::online_match;
 
 use crate::protocol::{Message, PROTOCOL_VERSION};
 
@@ -110,7 +112,7 @@ impl Guest {
 
     fn replay(&mut self, moves: &[String]) -> Result<(), String> {
         let spec = self.spec.as_ref().ok_or("SYNC before HELLO")?;
-        let mut game = new_match(spec)?;
+        let mut game = online_match(spec)?;
         for (i, m) in moves.iter().enumerate() {
             game.play_notation(m).map_err(|e| format!("move {} ({m}) of the host's game: {e}", i + 1))?;
         }
@@ -133,8 +135,8 @@ impl Guest {
                         format!("protocol version {version} is not supported (this guest speaks {PROTOCOL_VERSION})");
                     return (vec![Message::Error(reason)], None);
                 }
-                if let Err(reason) = new_match(&spec) {
-                    return (vec![Message::Error(reason.to_string())], None);
+                if let Err(reason) = online_match(&spec) {
+                    return (vec![Message::Error(reason)], None);
                 }
                 self.spec = Some(spec.clone());
                 self.colour = Some(guest);

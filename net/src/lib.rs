@@ -14,3 +14,18 @@ pub use connection::{Connection, Incoming};
 pub use guest::{Guest, GuestEvent};
 pub use protocol::{MAX_LINE, Message, PROTOCOL_VERSION};
 pub use referee::{HostEvent, Referee};
+
+use tabula_games::{Match, MatchSpec, new_match};
+
+/// A new game of `spec` for network play, or why it cannot be one: the protocol sends moves only, so a rule set
+/// with a swap opening (whose colour choices it cannot tell) is refused, on either side.
+pub fn online_match(spec: &MatchSpec) -> Result<Box<dyn Match>, String> {
+    let game = new_match(spec).map_err(|e| e.to_string())?;
+    if game.swap_step() != tabula_games::swap::Step::Play {
+        return Err(format!(
+            "network games are played with a free opening, and `{}` has a swap opening: choose another rule set",
+            spec.rule_set
+        ));
+    }
+    Ok(game)
+}

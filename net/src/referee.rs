@@ -1,7 +1,9 @@
 //! The host's side: the one authoritative game, every guest line checked against the rules and the turn.
 
 use tabula_core::{GameResult, Player};
-use tabula_games::{Cell, Match, MatchSpec, new_match};
+use tabula_games::{Cell, Match, MatchSpec};
+
+use crate::online_match;
 
 use crate::protocol::{Message, PROTOCOL_VERSION};
 
@@ -48,7 +50,7 @@ pub struct Referee {
 impl Referee {
     /// A new game of `spec` in which the guest plays `guest`.
     pub fn new(spec: MatchSpec, guest: Player) -> Result<Referee, String> {
-        let game = new_match(&spec)?;
+        let game = online_match(&spec)?;
         Ok(Referee {
             spec,
             guest,
@@ -185,7 +187,7 @@ impl Referee {
     }
 
     fn restart(&mut self) -> Result<(), String> {
-        self.game = new_match(&self.spec)?;
+        self.game = online_match(&self.spec)?;
         self.resigned = None;
         self.undo_asked_by = None;
         Ok(())

@@ -245,3 +245,16 @@ fn a_flooding_peer_is_cut_off_and_the_refusal_log_stays_bounded() {
     assert_eq!(referee.log().len(), LOG_KEEP);
     writer.join().expect("writer");
 }
+
+#[test]
+fn a_swap_opening_is_refused_by_host_and_guest_alike() {
+    let spec = MatchSpec { game: GameKind::Gomoku, rule_set: "freestyle-swap2".into(), board_size: None };
+    let refusal = Referee::new(spec.clone(), Player::Second).err().expect("a refusal");
+    assert!(refusal.contains("swap opening"), "{refusal}");
+    // A host that sends one anyway gets an error back, and the guest starts no game.
+    let mut guest = Guest::new();
+    let hello = Message::Hello { version: tabula_net::PROTOCOL_VERSION, spec, guest: Player::Second };
+    let (replies, event) = guest.handle_line(&hello.to_line());
+    assert_eq!(event, None);
+    assert!(matches!(&replies[..], [Message::Error(reason)] if reason.contains("swap opening")), "{replies:?}");
+}
