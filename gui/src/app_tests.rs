@@ -1292,3 +1292,41 @@ fn a_game_starts_from_a_position_set_up_by_hand_and_its_save_keeps_it() {
     assert_eq!(back.game.current().stones.iter().flatten().count(), 4, "the set-up stones and the move");
     assert!(back.game.set_up_start().is_some());
 }
+
+#[test]
+fn a_swap2_game_the_computer_opens_asks_the_human_and_follows_the_choice() {
+    use tabula_games::setup::{LevelChoice, Seat};
+    use tabula_games::swap::{Choice, Step};
+    let dir = TempDir::create();
+    let mut app = othello_app(&dir);
+    let _ = app.update(Message::Go(Route::NewGame(GameKind::Gomoku)));
+    let _ = app.update(Message::NewGame(new_game::Msg::RuleSet("freestyle-swap2".into())));
+    let _ = app.update(Message::NewGame(new_game::Msg::Computer(Player::First, true)));
+    let _ = app.update(Message::NewGame(new_game::Msg::Level(Player::First, LevelChoice::Custom(2))));
+    let _ = app.update(Message::NewGame(new_game::Msg::Computer(Player::Second, false)));
+    let _ = app.update(Message::NewGame(new_game::Msg::Start));
+    assert_eq!(app.screen(), Screen::Play);
+    // The computer, seated first, places the three opening stones, Black, White, Black.
+    for stone in 1..=3 {
+        assert_eq!(answer(&mut app), 1, "opening stone {stone}");
+    }
+    let play = app.play().expect("game");
+    assert_eq!(play.game.ply(), 3);
+    assert!(matches!(play.game.swap_step(), Step::Choose(..)));
+    assert!(play.human_to_move() && play.thinking.is_none(), "the human chooses");
+    click(&mut app, 0, 0);
+    assert_eq!(ply(&app), 3, "no stone before the choice");
+    // Taking Black: the computer now plays White and answers at once.
+    let _ = app.update(Message::Play(play::Msg::Choose(Choice::Black)));
+    let play = app.play().expect("game");
+    assert_eq!(play.human_colour(), Some(Player::First));
+    assert_eq!(play.seat_of(Player::Second), &Seat::Computer(LevelChoice::Custom(2)));
+    assert_eq!(answer(&mut app), 1);
+    assert_eq!(ply(&app), 4, "the computer played White's fourth stone");
+    assert!(app.play().expect("game").human_to_move());
+    // Undo goes back to the human's choice, not to a stone the computer placed.
+    let _ = app.update(Message::Play(play::Msg::Undo));
+    let play = app.play().expect("game");
+    assert_eq!((play.game.ply(), play.game.decisions().len()), (3, 0));
+    assert!(play.human_to_move());
+}
