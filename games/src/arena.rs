@@ -99,6 +99,8 @@ pub struct GameRecord {
     /// In a won game, the ply from which our engine's judgement (of the moves it searched) favoured the winner
     /// to the end; `None` for a draw or a game with no judgement to go by.
     pub decided_at: Option<usize>,
+    /// Under a swap opening, which player (0 = A, 1 = B) placed the first stones.
+    pub opener: Option<usize>,
 }
 
 /// The share of a game's plies, counted from its end, in which a game counts as decided late: its winner was not
@@ -181,6 +183,13 @@ pub struct SeriesSummary {
     pub late_wins: usize,
     /// Every game's length in plies, in the order they finished: the length distribution.
     pub lengths: Vec<usize>,
+    /// Games under a swap opening, and the opener's wins and draws in them: whether the opening rule makes the
+    /// game fair between the players, whatever it does for the colours.
+    pub swap_games: usize,
+    /// The opener's wins in those games.
+    pub opener_wins: usize,
+    /// Draws in those games.
+    pub swap_draws: usize,
 }
 
 impl SeriesSummary {
@@ -197,6 +206,16 @@ impl SeriesSummary {
                 }
                 let level = if p == Player::First { g.first_level } else { 1 - g.first_level };
                 self.level_wins[level] += 1;
+            }
+        }
+        if let Some(opener) = g.opener {
+            self.swap_games += 1;
+            match g.result {
+                GameResult::Draw => self.swap_draws += 1,
+                GameResult::Win(p) => {
+                    let winner = if p == Player::First { g.first_level } else { 1 - g.first_level };
+                    self.opener_wins += usize::from(winner == opener);
+                }
             }
         }
         self.total_plies += g.plies;
@@ -217,6 +236,13 @@ impl SeriesSummary {
     #[must_use]
     pub fn first_player_score(&self) -> (f64, f64) {
         score_with_interval(self.first_wins, self.draws, self.games)
+    }
+
+    /// The opener's score in the games under a swap opening, with the half-width of its 95% interval; `None`
+    /// without such games.
+    #[must_use]
+    pub fn opener_score(&self) -> Option<(f64, f64)> {
+        (self.swap_games > 0).then(|| score_with_interval(self.opener_wins, self.swap_draws, self.swap_games))
     }
 
     /// Level A's score and the half-width of its 95% confidence interval.
@@ -396,8 +422,9 @@ fn play_game<G: BoardGame>(
         GameResult::Win(winner) if forfeit.is_none() => decided_at(&judgements, winner, opening.len()),
         _ => None,
     };
+    let opener = procedure.map(|_| first_level);
     let first_level = procedure.map_or(first_level, |p| index_of(p.holder(&decisions, Player::First)));
-    GameRecord { first_level, result, plies, engine_moves, thinking, moves, forfeit, decided_at }
+    GameRecord { first_level, result, plies, engine_moves, thinking, moves, forfeit, decided_at, opener }
 }
 
 /// Plays a whole series on `config.threads` threads. `on_game` hears each finished game with its number in the
@@ -446,7 +473,8 @@ mod tests {
     fn record(first_level: usize, result: GameResult) -> GameRecord {
         let moves = vec!["h8".into(), "pass".into()];
         let thinking = Duration::from_millis(60);
-        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking, moves, forfeit: None, decided_at: None }
+        let (forfeit, decided_at, opener) = (None, None, None);
+        GameRecord { first_level, result, plies: 10, engine_moves: 6, thinking, moves, forfeit, decided_at, opener }
     }
 
     #[test]
@@ -483,7 +511,17 @@ mod tests {
             }
             assert_eq!(game.outcome(&state).map(|o| o.result), Some(g.result), "game {job}");
             assert!(g.first_level < 2);
+            assert_eq!(g.opener, Some(job % 2), "game {job}: the players open in turn");
         }
+        let (score, _) = summary.opener_score().expect("swap games");
+        assert_eq!(summary.swap_games, 6);
+        let opener = |(job, g): &(usize, GameRecord)| match g.result {
+            GameResult::Win(p) => {
+                f64::from(u8::from((if p == Player::First { g.first_level } else { 1 - g.first_level }) == job % 2))
+            }
+            GameResult::Draw => 0.5,
+        };
+        assert!((score - games.iter().map(opener).sum::<f64>() / 6.0).abs() < 1e-9);
         let external = Contender::External {
             spec: EngineSpec {
                 name: "probe".into(),

@@ -150,6 +150,11 @@ struct Row {
     /// The share of the won games (judged by our engine) whose winner was not ahead until the last fifth.
     decided_late: Option<f64>,
     known_result: Option<&'static str>,
+    /// Under a swap opening, the score of the player who placed the first stones, with its 95% interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opener_score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opener_score_ci95: Option<f64>,
     /// The rule set's own name (the row's may add its level).
     #[serde(skip)]
     rules: String,
@@ -453,6 +458,8 @@ fn row(spec: &MatchSpec, id: &shard::RowId, s: &SeriesSummary) -> Row {
         forfeits: s.forfeits,
         decided_late: s.late_share(),
         known_result: spec.known_result(),
+        opener_score: s.opener_score().map(|o| o.0),
+        opener_score_ci95: s.opener_score().map(|o| o.1),
         rules: spec.rule_set_name(),
     }
 }
@@ -498,6 +505,12 @@ fn print_table(out: &mut impl Write, rows: &[Row], versus: bool) -> std::io::Res
     {
         writeln!(out, "A = {}, B = {}", r.level_a, r.level_b)?;
     }
+    for r in rows {
+        if let (Some(score), Some(ci)) = (r.opener_score, r.opener_score_ci95) {
+            let (score, ci) = (100.0 * score, 100.0 * ci);
+            writeln!(out, "opener: {}: {score:.1}% ± {ci:.1}% (the player who placed the first stones)", r.rule_set)?;
+        }
+    }
     let mut told: Vec<&str> = Vec::new();
     for r in rows {
         if let Some(known) = r.known_result
@@ -514,12 +527,13 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
     writeln!(
         out,
         "rule_set,level_a,level_b,games,first_wins,second_wins,draws,first_score,first_score_ci95,level_a_wins,\
-         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms,forfeits,decided_late,known_result"
+         level_b_wins,level_a_score,level_a_score_ci95,average_plies,average_move_ms,forfeits,decided_late,known_result,\
+         opener_score,opener_score_ci95"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3},{},{},{}",
+            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.2},{:.3},{},{},{},{},{}",
             csv_field(&r.rule_set),
             csv_field(&r.level_a),
             csv_field(&r.level_b),
@@ -537,7 +551,9 @@ fn print_csv(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
             r.average_move_ms,
             r.forfeits,
             r.decided_late.map_or_else(String::new, |l| format!("{l:.4}")),
-            csv_field(r.known_result.unwrap_or_default())
+            csv_field(r.known_result.unwrap_or_default()),
+            r.opener_score.map_or_else(String::new, |o| format!("{o:.4}")),
+            r.opener_score_ci95.map_or_else(String::new, |o| format!("{o:.4}")),
         )?;
     }
     Ok(())

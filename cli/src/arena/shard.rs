@@ -79,6 +79,8 @@ struct Game {
     forfeit: Option<String>,
     #[serde(default)]
     decided_at: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opener: Option<usize>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -113,6 +115,7 @@ pub fn write(path: &Path, series: &SeriesId, shard: Shard, games: &[(usize, usiz
             moves: g.moves.clone(),
             forfeit: g.forfeit.clone(),
             decided_at: g.decided_at,
+            opener: g.opener,
         })
         .collect();
     let file = File { format: FORMAT, series: series.clone(), shard, games };
@@ -196,6 +199,7 @@ fn record(game: &Game) -> Result<GameRecord, String> {
         moves: game.moves.clone(),
         forfeit: game.forfeit.clone(),
         decided_at: game.decided_at,
+        opener: game.opener.filter(|&o| o < 2),
     })
 }
 
@@ -209,5 +213,40 @@ mod tests {
         assert!("0/8".parse::<Shard>().unwrap_err().contains("from 1 to N"));
         assert!("9/8".parse::<Shard>().is_err());
         assert!("2-8".parse::<Shard>().unwrap_err().contains("K/N"));
+    }
+
+    #[test]
+    fn a_game_keeps_its_opener_through_a_shard_file() {
+        let g = GameRecord {
+            first_level: 1,
+            result: GameResult::Win(Player::First),
+            plies: 9,
+            engine_moves: 9,
+            thinking: Duration::from_millis(5),
+            moves: vec!["h8".into()],
+            forfeit: None,
+            decided_at: Some(3),
+            opener: Some(0),
+        };
+        let game = |g: &GameRecord| Game {
+            row: 0,
+            number: 0,
+            first_level: g.first_level,
+            result: result_text(g.result).into(),
+            plies: g.plies,
+            engine_moves: g.engine_moves,
+            thinking_ms: 5,
+            moves: g.moves.clone(),
+            forfeit: None,
+            decided_at: g.decided_at,
+            opener: g.opener,
+        };
+        let text = serde_json::to_string(&game(&g)).expect("json");
+        let back: Game = serde_json::from_str(&text).expect("read");
+        assert_eq!(record(&back), Ok(g.clone()));
+        let free = GameRecord { opener: None, ..g };
+        let text = serde_json::to_string(&game(&free)).expect("json");
+        assert!(!text.contains("opener"), "a free opening writes no opener: {text}");
+        assert_eq!(record(&serde_json::from_str(&text).expect("read")), Ok(free));
     }
 }
