@@ -290,7 +290,9 @@ pub fn view<'a>(
         let label = format!("{} {}", if on { "✓" } else { "+" }, r.name);
         focus.button(r.name, button(text(label).size(15)).style(style).padding([6, 12]), Some(Msg::Toggle(id, !on)))
     }))
-    .spacing(8);
+    .spacing(8)
+    .wrap()
+    .vertical_spacing(8);
     let chosen: Vec<_> = all.iter().filter(|r| compare.selected.iter().any(|s| s == r.id)).collect();
     let col_width = 170.0;
     let header = row![text("").width(Length::Fixed(120.0))]
@@ -419,7 +421,8 @@ fn series_view<'a>(
         heading("Computer against computer"),
         text(
             "Both sides at the same level, from each rule set's balanced openings (random ones where it has \
-             none), each played with both colours: the first player's score shows the first-move edge the \
+             none; a swap opening is played by the programs, and the opener's score is shown), each played with \
+             both colours: the first player's score shows the first-move edge the \
              openings leave (50% is fair), with its 95% interval; decided late is the share of won games whose \
              winner was not ahead, by the computer's judgement, until the last fifth of the game. At a second level too, it shows whether the \
              edge depends on strength; against a registered engine, the level's score against it is shown too.",
@@ -475,6 +478,17 @@ fn series_view<'a>(
                 if played { format!("{:.1} moves", s.average_length()) } else { "–".into() },
                 s.late_share().map_or_else(|| "–".into(), |l| format!("{:.0}%", l * 100.0)),
             ]));
+        }
+        // Under a swap opening the fairness it is for is between the players, not the colours.
+        for (name, s) in &progress.rows {
+            if let Some((score, interval)) = s.opener_score() {
+                body = body.push(text(format!(
+                    "{name}: the opener, who placed the first stones, scored {:.0}% ± {:.0}% ({} games)",
+                    score * 100.0,
+                    interval * 100.0,
+                    s.swap_games
+                )));
+            }
         }
         body = body.push(chart(compare, &progress, &level_name));
         let lengths = progress
