@@ -19,6 +19,11 @@ fn arena(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
+/// The output of a run whose arguments are the words of `line`.
+fn arena_words(line: &str) -> String {
+    arena(&line.split_whitespace().collect::<Vec<_>>())
+}
+
 /// What a run that must fail says on stderr.
 fn arena_error(args: &[&str]) -> String {
     let out = run_arena(args);
@@ -28,18 +33,7 @@ fn arena_error(args: &[&str]) -> String {
 
 #[test]
 fn json_has_a_row_per_rule_set_with_consistent_counts() {
-    let text = arena(&[
-        "--game",
-        "othello",
-        "--rules",
-        "othello-6x6,anti-othello",
-        "--level",
-        "Beginner",
-        "--games",
-        "2",
-        "--quiet",
-        "--json",
-    ]);
+    let text = arena_words("--game othello --rules othello-6x6,anti-othello --level Beginner --games 2 --quiet --json");
     let rows: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     let rows = rows.as_array().expect("an array");
     assert_eq!(rows.len(), 2);
@@ -269,20 +263,9 @@ fn a_plot_draws_every_rule_set_and_both_players() {
 
 #[test]
 fn several_levels_play_each_rule_set_at_each() {
-    let text = arena(&[
-        "--game",
-        "othello",
-        "--rules",
-        "othello-6x6,anti-othello",
-        "--level",
-        "Beginner,1",
-        "--games",
-        "2",
-        "--opening",
-        "4",
-        "--quiet",
-        "--json",
-    ]);
+    let text = arena_words(
+        "--game othello --rules othello-6x6,anti-othello --level Beginner,1 --games 2 --opening 4 --quiet --json",
+    );
     let rows: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
     let names: Vec<&str> = rows.iter().filter_map(|r| r["rule_set"].as_str()).collect();
     assert_eq!(

@@ -234,6 +234,9 @@ pub trait Match: Send {
 pub struct Session<G: BoardGame> {
     game: G,
     start: G::State,
+    /// Whether `start` is the rule set's own start (not a position set up by hand): only then do an external
+    /// engine's protocol and a swap opening apply. Kept, since the swap opening asks at every turn.
+    rules_start: bool,
     state: G::State,
     moves: Vec<G::Move>,
     reports: Vec<MoveReport>,
@@ -253,6 +256,7 @@ impl<G: BoardGame> Session<G> {
         Session {
             state: start.clone(),
             start,
+            rules_start: true,
             game,
             moves: Vec::new(),
             reports: Vec::new(),
@@ -314,7 +318,7 @@ impl<G: BoardGame> Session<G> {
 
     /// The swap opening in force: the rules' own, unless the game started from a position set up by hand.
     fn procedure(&self) -> Option<swap::Procedure> {
-        self.game.swap_procedure().filter(|_| self.starts_as_the_rules_do())
+        self.game.swap_procedure().filter(|_| self.rules_start)
     }
 
     fn state_after(&self, ply: usize) -> G::State {
@@ -416,8 +420,8 @@ impl<G: BoardGame> Match for Session<G> {
     }
 
     fn undo(&mut self) -> bool {
-        if self.decisions.last().is_some_and(|d| d.ply == self.moves.len()) {
-            let decision = self.decisions.pop().expect("a decision");
+        if let Some(decision) = self.decisions.last().copied().filter(|d| d.ply == self.moves.len()) {
+            self.decisions.pop();
             self.redo.push(Action::Choice(decision.choice));
             return true;
         }
@@ -490,6 +494,7 @@ impl<G: BoardGame> Match for Session<G> {
 
     fn restart_from(&mut self, start: &StartPosition) -> Result<(), String> {
         let state = self.game.setup_state(&start.stones, start.to_move)?;
+        self.rules_start = self.game.recompute_hash(&state) == self.game.recompute_hash(&self.game.initial_state());
         self.start = state.clone();
         self.state = state;
         self.moves.clear();
@@ -500,7 +505,7 @@ impl<G: BoardGame> Match for Session<G> {
     }
 
     fn set_up_start(&self) -> Option<StartPosition> {
-        (!self.starts_as_the_rules_do()).then(|| self.snapshot(0).position())
+        (!self.rules_start).then(|| self.snapshot(0).position())
     }
 
     fn engine_job(
@@ -543,12 +548,7 @@ impl<G: BoardGame> Session<G> {
     /// How the rule set is told to an external engine, when it can be: the game must have started from the rule
     /// set's own start.
     fn engine_rules(&self) -> Option<EngineRules> {
-        self.game.engine_rules().filter(|_| self.starts_as_the_rules_do())
-    }
-
-    /// Whether the game started from the rule set's own start (not from a position set up by hand).
-    fn starts_as_the_rules_do(&self) -> bool {
-        self.game.recompute_hash(&self.start) == self.game.recompute_hash(&self.game.initial_state())
+        self.game.engine_rules().filter(|_| self.rules_start)
     }
 
     /// A job that runs `work` on the game's engine (made at the first search, kept for the whole game) on

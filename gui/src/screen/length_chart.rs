@@ -2,10 +2,10 @@
 //! line, so rule sets (or levels) can be compared at a glance.
 
 use iced::mouse;
-use iced::widget::canvas::{self, Frame, Geometry, Path, Stroke, Text};
-use iced::{Color, Pixels, Point, Rectangle, Renderer, Size, Theme};
+use iced::widget::canvas::{self, Frame, Geometry, Path, Stroke};
+use iced::{Color, Point, Rectangle, Renderer, Size, Theme};
 
-use crate::screen::score_chart::plot_area;
+use crate::screen::score_chart::{chart_label, plot_area};
 
 /// Plies per band.
 pub const BAND: usize = 5;
@@ -52,9 +52,7 @@ impl<M> canvas::Program<M> for LengthChart {
         let mut frame = Frame::new(renderer, bounds.size());
         let area = plot_area(bounds.size());
         let ink = palette.background.base.text;
-        let label = |frame: &mut Frame, content: String, position: Point| {
-            frame.fill_text(Text { content, position, color: ink, size: Pixels(12.0), ..Text::default() });
-        };
+        let label = |frame: &mut Frame, content: String, position: Point| chart_label(frame, content, position, ink);
         let longest = self.series.iter().flat_map(|s| s.lengths.iter().copied()).max().unwrap_or(0);
         let bands = longest / BAND + 1;
         let all: Vec<Vec<f32>> = self.series.iter().map(|s| shares(&s.lengths, bands)).collect();

@@ -3,7 +3,7 @@
 
 use iced::mouse;
 use iced::widget::canvas::{self, Frame, Geometry, Path, Stroke, Text};
-use iced::{Pixels, Point, Rectangle, Renderer, Size, Theme};
+use iced::{Color, Pixels, Point, Rectangle, Renderer, Size, Theme};
 
 /// One group: a rule set's name and its scores (0 to 1) with the half-widths of their intervals, one per kind of
 /// bar.
@@ -46,6 +46,11 @@ fn bar(area: Rectangle, group: usize, groups: usize, kind: usize, kinds: usize, 
     Rectangle::new(Point::new(x, area.y + area.height - height), Size::new(width, height))
 }
 
+/// A chart's small text (ticks, legends) at `position`, in `ink`: the score and length charts write alike.
+pub fn chart_label(frame: &mut Frame, content: String, position: Point, ink: Color) {
+    frame.fill_text(Text { content, position, color: ink, size: Pixels(12.0), ..Text::default() });
+}
+
 /// The y of `score` (0 to 1) inside `area`.
 fn y_of(area: Rectangle, score: f32) -> f32 {
     area.y + area.height * (1.0 - score.clamp(0.0, 1.0))
@@ -67,9 +72,7 @@ impl<M> canvas::Program<M> for ScoreChart {
         let area = plot_area(bounds.size());
         let ink = palette.background.base.text;
         let faint = Stroke::default().with_color(palette.background.strong.color).with_width(1.0);
-        let label = |frame: &mut Frame, content: String, position: Point| {
-            frame.fill_text(Text { content, position, color: ink, size: Pixels(12.0), ..Text::default() });
-        };
+        let label = |frame: &mut Frame, content: String, position: Point| chart_label(frame, content, position, ink);
         for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
             let y = y_of(area, tick);
             let line = Path::line(Point::new(area.x, y), Point::new(area.x + area.width, y));
