@@ -373,32 +373,32 @@ fn play_game<G: BoardGame>(
         };
         let started = Instant::now();
         let chosen = match (&players[index], step) {
-            (Contender::Level(level), swap::Step::Choose(_, offered)) => {
-                let engine = &mut sides.engines[index];
-                let (choice, _) = swap::program_choice(engine, &state, offered, level, seed ^ plies as u64, None);
-                decisions.push(swap::Decision { ply: plies, choice });
-                thinking += started.elapsed();
-                continue;
-            }
-            (Contender::Level(level), swap::Step::Place(_)) => {
-                let engine = &mut sides.engines[index];
-                let stone = swap::opening_stone(engine, &state, level, seed ^ plies as u64, None);
-                stone.and_then(|r| r.best_move).ok_or(None)
-            }
-            (Contender::External { spec, .. }, swap::Step::Choose(..) | swap::Step::Place(_)) => {
-                Err(Some(format!("{} cannot play a swap opening (the engine protocols tell none)", spec.name)))
-            }
             (Contender::Level(level), swap::Step::Play) => {
                 let result = sides.engines[index].think(&state, level, seed ^ plies as u64, None, &mut |_| {});
                 let score = i64::from(result.score);
                 judgements.push((plies, if mover == Player::First { score } else { -score }));
                 result.best_move.ok_or(None)
             }
+            (Contender::Level(level), step) => {
+                let engine = &mut sides.engines[index];
+                match swap::program_turn(engine, &state, step, &decisions, level, seed ^ plies as u64, None) {
+                    Some((Some(choice), _)) => {
+                        decisions.push(swap::Decision { ply: plies, choice });
+                        thinking += started.elapsed();
+                        continue;
+                    }
+                    Some((None, result)) => result.best_move.ok_or(None),
+                    None => Err(None),
+                }
+            }
             (Contender::External { spec, turn }, swap::Step::Play) => {
                 let connection = sides.connections[index].get_or_insert_with(|| Connection::new(spec.clone()));
                 external::ask(&game, rules, &state, &line, connection, *turn, stop)
                     .map(|(mv, _)| mv)
                     .map_err(|e| Some(e.to_string()))
+            }
+            (Contender::External { spec, .. }, _) => {
+                Err(Some(format!("{} cannot play a swap opening (the engine protocols tell none)", spec.name)))
             }
         };
         thinking += started.elapsed();

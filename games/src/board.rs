@@ -40,6 +40,8 @@ pub enum Marker {
     Legal,
     /// A point forbidden to the side to move (Renju).
     Forbidden,
+    /// A stone offered in a swap opening, for the other player to pick ([`crate::swap::Step::Offer`]).
+    Offered,
 }
 
 /// One axis of rule options (board size, win rule, start position), declared as data so menus, help text and the

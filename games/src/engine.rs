@@ -174,9 +174,10 @@ impl<G: BoardGame> Engine<G> {
         SearchResult { nodes: result.nodes + visited, elapsed: start.elapsed(), ..result }
     }
 
-    /// The best `lines` moves for the side to move, each searched at `level` without the ones found before (a
-    /// multi-line analysis; fewer when the moves worth searching run out or `stop` is set). `on_line` hears of
-    /// each line as it is found, best first.
+    /// The best `lines` moves for the side to move but the `excluded` ones, each searched at `level` without the
+    /// ones found before (a multi-line analysis; fewer when the moves worth searching run out or `stop` is set).
+    /// `on_line` hears of each line as it is found, best first.
+    #[allow(clippy::too_many_arguments)]
     pub fn think_lines(
         &mut self,
         state: &G::State,
@@ -184,9 +185,10 @@ impl<G: BoardGame> Engine<G> {
         seed: u64,
         stop: Option<Arc<AtomicBool>>,
         lines: usize,
+        excluded: &[G::Move],
         on_line: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> Vec<SearchResult<G::Move>> {
-        let mut found: Vec<G::Move> = Vec::new();
+        let mut found: Vec<G::Move> = excluded.to_vec();
         let mut results = Vec::new();
         for _ in 0..lines {
             let result = self.think_excluding(state, level, seed, stop.clone(), &found, &mut |_| {});

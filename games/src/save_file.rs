@@ -20,7 +20,7 @@
 //! `white_left_ms`, the time each side had left. A game from a position set up by hand has a `[start]` table:
 //! `to_move` ("black" or "white") and `board`, one string per row from the top (`x` Black, `o` White, `.` empty).
 //! A game under a swap opening lists its choices in order (`choices = ["place-two", "white"]`, each taken when the
-//! replay reaches the point that asks for it); there `[black]` is the seat of the first player, who opened, and
+//! replay reaches the point that asks for it; an offered fifth stone is `"mark h8"`); there `[black]` is the seat of the first player, who opened, and
 //! `[white]` the other's, whatever colours the choices gave them.
 
 use serde::{Deserialize, Serialize};
@@ -35,7 +35,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::registry::{GameKind, MatchSpec, SpecError};
 use crate::session::StartPosition;
 use crate::setup::{GameSetup, LevelChoice, MAX_CUSTOM_DEPTH, Seat};
-use crate::swap::{Choice, Step};
+use crate::swap::Step;
 
 /// The version written into new files.
 pub const FORMAT: u32 = 1;
@@ -172,8 +172,8 @@ pub struct SavedGame {
     pub setup: GameSetup,
     /// The moves in standard notation.
     pub moves: Vec<String>,
-    /// The swap opening's choices, in order.
-    pub choices: Vec<Choice>,
+    /// The swap opening's choices in order, as [`Match::choice_text`] writes them.
+    pub choices: Vec<String>,
     /// The game's clocks, stopped, when it is played on the clock.
     pub clock: Option<Clock>,
     /// The position set up by hand that the game started from, if it did not start from the rule set's own, with
@@ -186,7 +186,7 @@ impl SavedGame {
     #[must_use]
     pub fn of(setup: &GameSetup, game: &dyn Match) -> SavedGame {
         let start = game.set_up_start().map(|start| (start, game.board_size()));
-        let choices = game.decisions().iter().map(|d| d.choice).collect();
+        let choices = game.decisions().iter().map(|d| game.choice_text(d.choice)).collect();
         SavedGame { setup: setup.clone(), moves: game.move_list(), choices, clock: None, start }
     }
 
@@ -220,7 +220,7 @@ impl SavedGame {
             rule_set: self.setup.spec.rule_set.clone(),
             board_size: self.setup.spec.board_size,
             moves: self.moves.clone(),
-            choices: self.choices.iter().map(|c| c.id().to_string()).collect(),
+            choices: self.choices.clone(),
             black: seat(&self.setup.seats[0]),
             white: seat(&self.setup.seats[1]),
             start: self.start.as_ref().map(|(start, size)| StartRecord::of(start, *size)),
@@ -272,17 +272,12 @@ impl SavedGame {
             }
             None => None,
         };
-        let mut choices = Vec::new();
-        for (i, id) in record.choices.iter().enumerate() {
-            let choice = Choice::from_id(id)
-                .ok_or_else(|| fail(format!("choice {} (`{id}`) is not black, white or place-two", i + 1)))?;
-            choices.push(choice);
-        }
-        let mut pending = choices.iter().enumerate();
+        let mut pending = record.choices.iter().enumerate();
         let mut choose_due = |session: &mut Box<dyn Match>| -> Result<(), String> {
-            while let Step::Choose(..) = session.swap_step() {
-                let Some((i, &choice)) = pending.next() else { break };
-                session.choose(choice).map_err(|e| fail(format!("choice {} ({}): {e}", i + 1, choice.id())))?;
+            while let Step::Choose(..) | Step::Offer(..) = session.swap_step() {
+                let Some((i, text)) = pending.next() else { break };
+                let choice = session.parse_choice(text).map_err(|e| fail(format!("choice {} ({text}): {e}", i + 1)))?;
+                session.choose(choice).map_err(|e| fail(format!("choice {} ({text}): {e}", i + 1)))?;
             }
             Ok(())
         };
@@ -291,10 +286,11 @@ impl SavedGame {
             session.play_notation(mv).map_err(|e| fail(format!("move {} ({mv}): {e}", i + 1)))?;
         }
         choose_due(&mut session)?;
-        if let Some((i, choice)) = pending.next() {
-            return Err(fail(format!("choice {} ({}) is not asked for by the game's moves", i + 1, choice.id())));
+        if let Some((i, text)) = pending.next() {
+            return Err(fail(format!("choice {} ({text}) is not asked for by the game's moves", i + 1)));
         }
-        let saved = SavedGame { setup: GameSetup { spec, seats }, moves: record.moves, choices, clock, start };
+        let saved =
+            SavedGame { setup: GameSetup { spec, seats }, moves: record.moves, choices: record.choices, clock, start };
         Ok((saved, session))
     }
 }
@@ -327,6 +323,7 @@ fn seat_of(record: &SeatRecord, side: &str) -> Result<Seat, String> {
 mod tests {
     use super::*;
     use crate::registry::new_match;
+    use crate::swap::Choice;
 
     fn othello(seats: [Seat; 2]) -> GameSetup {
         let spec = MatchSpec { game: GameKind::Othello, rule_set: "othello".into(), board_size: None };
@@ -445,11 +442,11 @@ mod tests {
         let text = SavedGame::of(&setup, game.as_ref()).to_toml();
         assert!(text.contains("choices = [\n    \"place-two\",\n    \"white\",\n]"), "{text}");
         let (saved, back) = SavedGame::parse(&text, "g.toml", new_match).expect("parse");
-        assert_eq!(saved.choices, [Choice::PlaceTwo, Choice::White]);
+        assert_eq!(saved.choices, ["place-two", "white"]);
         assert_eq!((back.decisions(), back.seat_of(Player::Second)), (game.decisions(), 0), "the opener has White");
         let problem = |text: String| SavedGame::parse(&text, "g.toml", new_match).err().expect("an error");
         let err = problem(text.replace("\"white\"", "\"red\""));
-        assert_eq!(err, "g.toml: choice 2 (`red`) is not black, white or place-two");
+        assert_eq!(err, "g.toml: choice 2 (red): `red` is not black, white, place-two, offer or mark and a stone");
         let err = problem(text.replace("\"place-two\",", "\"black\","));
         assert_eq!(err, "g.toml: choice 2 (white) is not asked for by the game's moves", "Black settled the colours");
         let err = problem(text.replace("\"white\",", "\"white\", \"black\","));
@@ -459,6 +456,30 @@ mod tests {
         // A game saved while the opener still has to choose comes back waiting for that choice.
         let (_, waiting) = SavedGame::parse(&text.replace("\"white\",", ""), "g.toml", new_match).expect("parse");
         assert!(matches!(waiting.swap_step(), Step::Choose(crate::swap::Person::Opener, _)));
+    }
+
+    #[test]
+    fn a_taraguchi_game_comes_back_with_its_offered_stones() {
+        let spec = MatchSpec { game: GameKind::Gomoku, rule_set: "renju-taraguchi-10".into(), board_size: None };
+        let setup = GameSetup { spec: spec.clone(), seats: [Seat::Human, Seat::Human] };
+        let mut game = new_match(&spec).expect("gomoku");
+        for (stone, choice) in [("h8", "white"), ("i8", "black"), ("g9", "white"), ("k8", "offer")] {
+            game.play_notation(stone).expect("inside its square");
+            game.choose(game.parse_choice(choice).expect("a choice")).expect("allowed");
+        }
+        let cells = ["h10", "h6", "i10", "j10", "k10", "l10", "m10", "n10", "o10", "a1"];
+        for stone in cells {
+            game.choose(game.parse_choice(&format!("mark {stone}")).expect("a stone")).expect("free and distinct");
+        }
+        game.play_notation("j10").expect("an offered stone");
+        let text = SavedGame::of(&setup, game.as_ref()).to_toml();
+        assert!(text.contains("\"mark h10\""), "{text}");
+        let (_, back) = SavedGame::parse(&text, "t.toml", new_match).expect("parse");
+        assert_eq!((back.decisions(), back.move_list()), (game.decisions(), game.move_list()));
+        let err = SavedGame::parse(&text.replace("\"mark h6\"", "\"mark h8\""), "t.toml", new_match).err();
+        assert_eq!(err.as_deref(), Some("t.toml: choice 6 (mark h8): h8: occupied"));
+        let err = SavedGame::parse(&text.replace("\"mark j10\"", "\"mark b2\""), "t.toml", new_match).err();
+        assert_eq!(err.as_deref(), Some("t.toml: move 5 (j10): the fifth stone must be one of those offered"));
     }
 
     #[test]

@@ -194,6 +194,10 @@ pub trait Match: Send {
     fn decisions(&self) -> Vec<Decision>;
     /// Makes the choice the swap opening asks for now, or says why it cannot be made.
     fn choose(&mut self, choice: Choice) -> Result<(), MoveError>;
+    /// A choice as saves write it: its id, and for an offered stone its cell in the game's notation (`mark h8`).
+    fn choice_text(&self, choice: Choice) -> String;
+    /// The choice [`Self::choice_text`] wrote, read in the current position, or why it cannot be read.
+    fn parse_choice(&self, text: &str) -> Result<Choice, MoveError>;
     /// The seat that holds `colour` now: 0 for the setup's first seat (Black at the start), 1 for the other. Only a
     /// swap opening's choice changes it.
     fn seat_of(&self, colour: Player) -> usize;
@@ -286,10 +290,10 @@ impl<G: BoardGame> Session<G> {
         if self.game.outcome(&self.state).is_some() {
             return Err(MoveError::GameOver);
         }
-        self.choice_pending()?;
         if !self.game.is_legal(&self.state, mv) {
             return Err(MoveError::Illegal(format!("{} is not a legal move here", self.game.format_move(mv))));
         }
+        self.opening_allows(mv)?;
         if self.redo.last() == Some(&Action::Move(mv)) {
             self.redo.pop();
         } else {
@@ -306,19 +310,56 @@ impl<G: BoardGame> Session<G> {
         report
     }
 
-    /// Refuses a stone while the swap opening waits for a choice.
-    fn choice_pending(&self) -> Result<(), MoveError> {
+    /// Refuses a stone the swap opening does not allow now: while a choice or the marking of offered stones is
+    /// due, outside the area the next stone must go in, or off the offered stones when one is to be picked.
+    fn opening_allows(&self, mv: G::Move) -> Result<(), MoveError> {
+        let cell = self.game.cell_of(mv);
+        let refuse = |why: String| Err(MoveError::Illegal(why));
         match self.swap_step() {
-            Step::Choose(..) => {
-                Err(MoveError::Illegal("a colour must be chosen first (the swap opening asks for it)".into()))
+            Step::Choose(..) => refuse("a colour must be chosen first (the swap opening asks for it)".into()),
+            Step::Offer(_, count) => refuse(format!("the {count} offered fifth stones are being marked")),
+            Step::Place(_, area) if !cell.is_some_and(|c| area.contains(self.game.board_size(), c)) => {
+                refuse(format!("this stone of the opening goes {}", area.words()))
+            }
+            Step::Pick(_) if !cell.is_some_and(|c| swap::Procedure::marks(&self.decisions).contains(&c)) => {
+                refuse("the fifth stone must be one of those offered".into())
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Checks that `cell` may be offered as a fifth stone: a legal move, not offered yet, and no twin by symmetry
+    /// of one offered.
+    fn check_mark(&self, cell: Cell) -> Result<(), MoveError> {
+        self.game.move_at(&self.state, cell)?;
+        let name = self.game.cell_name(cell);
+        let marks = swap::Procedure::marks(&self.decisions);
+        if marks.contains(&cell) {
+            return Err(MoveError::Illegal(format!("{name} is offered already")));
+        }
+        let twins = swap::twins(&self.game, &self.state, cell);
+        match marks.iter().find(|m| twins.contains(m)) {
+            Some(&twin) => Err(MoveError::Illegal(format!(
+                "{name} is the same as {} by the position's symmetry (offered stones must differ)",
+                self.game.cell_name(twin)
+            ))),
+            None => Ok(()),
         }
     }
 
     /// The swap opening in force: the rules' own, unless the game started from a position set up by hand.
     fn procedure(&self) -> Option<swap::Procedure> {
         self.game.swap_procedure().filter(|_| self.rules_start)
+    }
+
+    /// The game's markers in the position after `ply` moves, with the offered fifth stones while they are being
+    /// marked or picked from.
+    fn markers(&self, ply: usize, state: &G::State) -> Vec<(Cell, Marker)> {
+        let mut markers = self.game.markers(state);
+        if ply == self.moves.len() && matches!(self.swap_step(), Step::Offer(..) | Step::Pick(_)) {
+            markers.extend(swap::Procedure::marks(&self.decisions).into_iter().map(|c| (c, Marker::Offered)));
+        }
+        markers
     }
 
     fn state_after(&self, ply: usize) -> G::State {
@@ -353,7 +394,7 @@ impl<G: BoardGame> Match for Session<G> {
         Snapshot {
             size: (w, h),
             to_move: self.game.side_to_move(&state),
-            markers: self.game.markers(&state),
+            markers: self.markers(ply, &state),
             last_move: ply.checked_sub(1).map(|i| self.reports[i].clone()),
             outcome: self.game.outcome(&state),
             end_reason: self.game.end_reason(&state),
@@ -386,8 +427,11 @@ impl<G: BoardGame> Match for Session<G> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
-        self.choice_pending()?;
-        self.game.move_at(&self.state, cell).map(|_| ())
+        let mv = self.game.move_at(&self.state, cell)?;
+        match self.swap_step() {
+            Step::Offer(..) => self.check_mark(cell),
+            _ => self.opening_allows(mv),
+        }
     }
 
     fn cell_notation(&self, cell: Cell) -> Result<String, MoveError> {
@@ -458,6 +502,9 @@ impl<G: BoardGame> Match for Session<G> {
     fn choose(&mut self, choice: Choice) -> Result<(), MoveError> {
         let procedure = self.procedure().ok_or(MoveError::Illegal("these rules have no swap opening".into()))?;
         procedure.check(self.moves.len(), &self.decisions, choice).map_err(|e| MoveError::Illegal(e.to_string()))?;
+        if let Choice::Mark(cell) = choice {
+            self.check_mark(cell)?;
+        }
         if self.redo.last() == Some(&Action::Choice(choice)) {
             self.redo.pop();
         } else {
@@ -465,6 +512,24 @@ impl<G: BoardGame> Match for Session<G> {
         }
         self.decisions.push(Decision { ply: self.moves.len(), choice });
         Ok(())
+    }
+
+    fn choice_text(&self, choice: Choice) -> String {
+        match choice {
+            Choice::Mark(cell) => format!("{} {}", choice.id(), self.game.cell_name(cell)),
+            _ => choice.id().to_string(),
+        }
+    }
+
+    fn parse_choice(&self, text: &str) -> Result<Choice, MoveError> {
+        if let Some(stone) = text.strip_prefix(swap::MARK_ID).and_then(|t| t.strip_prefix(' ')) {
+            let mv = self.game.parse_move(&self.state, stone).map_err(|e| MoveError::Notation(e.to_string()))?;
+            let cell = self.game.cell_of(mv).ok_or_else(|| MoveError::Notation(format!("{stone} is no stone")))?;
+            return Ok(Choice::Mark(cell));
+        }
+        Choice::from_id(text).ok_or_else(|| {
+            MoveError::Notation(format!("`{text}` is not black, white, place-two, offer or mark and a stone"))
+        })
     }
 
     fn seat_of(&self, colour: Player) -> usize {
@@ -568,21 +633,18 @@ impl<G: BoardGame> Session<G> {
         })
     }
 
-    /// The computer's turn in the swap opening: an opening stone that keeps the position near even, or the colour
-    /// choice its search judges best ([`Analysis::choice`]).
+    /// The computer's turn in the swap opening ([`swap::program_turn`]): a stone, or a choice
+    /// ([`Analysis::choice`]).
     fn swap_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
-        let (state, step, level) = (self.state.clone(), self.swap_step(), level.clone());
+        let (state, step, level, made) = (self.state.clone(), self.swap_step(), level.clone(), self.decisions.clone());
         self.engine_work(threads, move |engine, game, progress| {
-            let (result, choice) = match step {
-                Step::Choose(_, offered) => {
-                    let (choice, result) = swap::program_choice(engine, &state, offered, &level, seed, Some(stop));
-                    (result, Some(choice))
-                }
-                _ => (swap::opening_stone(engine, &state, &level, seed, Some(stop))?, None),
-            };
+            let (choice, result) = swap::program_turn(engine, &state, step, &made, &level, seed, Some(stop))?;
             let mut analysis = describe(game, &result.info(), result.proven);
             if let Some(choice) = choice {
-                analysis.notation = choice.label().to_string();
+                analysis.notation = match choice {
+                    Choice::Mark(cell) => format!("offers {}", game.cell_name(cell)),
+                    _ => choice.label().to_string(),
+                };
                 analysis.cell = None;
                 analysis.choice = Some(choice);
             }
@@ -611,7 +673,7 @@ impl<G: BoardGame> Session<G> {
                 result.best_move?;
                 return Some(describe(&result.info(), result.proven));
             }
-            let results = engine.think_lines(&state, &level, seed, Some(stop), lines, &mut |result| {
+            let results = engine.think_lines(&state, &level, seed, Some(stop), lines, &[], &mut |result| {
                 progress(describe(&result.info(), result.proven));
             });
             results.first().map(|result| describe(&result.info(), result.proven))
@@ -648,6 +710,7 @@ fn describe<G: BoardGame>(game: &G, info: &SearchInfo<G::Move>, proven: bool) ->
 mod tests {
     use super::*;
     use crate::othello::Othello;
+    use tabula_core::Game as _;
 
     #[test]
     fn the_final_score_gives_the_empties_to_the_winner() {
@@ -742,5 +805,82 @@ mod tests {
         let start = game.current().position();
         game.restart_from(&start).expect("a legal position");
         assert_eq!((game.swap_step(), game.decisions().len()), (Step::Play, 0));
+    }
+
+    fn taraguchi() -> Session<crate::gomoku::Gomoku> {
+        Session::new(crate::gomoku::variants::from_rule_set("renju-taraguchi-10").expect("a rule set"))
+    }
+
+    #[test]
+    fn taraguchi_10_keeps_each_stone_in_its_square_and_offers_ten_distinct_fifth_stones() {
+        let mut game = taraguchi();
+        assert_eq!(
+            game.play_notation("h9").err().map(|e| e.to_string()),
+            Some("this stone of the opening goes on the centre".into())
+        );
+        game.play_notation("h8").expect("the centre");
+        assert!(game.play_notation("i9").is_err(), "the right to swap comes first");
+        game.choose(Choice::White).expect("the responder keeps White");
+        let err = game.play_notation("j8").err().map(|e| e.to_string());
+        assert_eq!(err, Some("this stone of the opening goes inside the central 3x3 square".into()));
+        game.play_notation("i8").expect("inside the 3x3");
+        game.choose(Choice::Black).expect("the opener keeps Black");
+        game.play_notation("g9").expect("inside the 5x5");
+        game.choose(Choice::White).expect("the responder keeps White");
+        assert!(game.play_notation("l8").is_err(), "outside the 7x7");
+        game.play_notation("k8").expect("inside the 7x7");
+        game.choose(Choice::Offer).expect("the opener offers");
+        assert!(game.play_notation("h10").is_err(), "no stone while the offers are marked");
+        let rules = game.game.clone();
+        let cell = |name: &str| {
+            rules.cell_of(rules.parse_move(&rules.initial_state(), name).expect("a cell")).expect("a stone")
+        };
+        let (h10, h6, i10) = (cell("h10"), cell("h6"), cell("i10"));
+        game.choose(Choice::Mark(h10)).expect("a free cell");
+        assert!(game.choose(Choice::Mark(h10)).is_err(), "offered already");
+        // The four stones h8 i8 g9 k8 lie on row 8 and g9 breaks every other symmetry: no twins here, so mirror
+        // images through row 8 are distinct offers. With only h8 and i8 there would be twins.
+        game.choose(Choice::Mark(h6)).expect("not a twin: g9 breaks the mirror");
+        assert!(game.choose(Choice::Mark(cell("i8"))).is_err(), "occupied");
+        game.choose(Choice::Mark(i10)).expect("free");
+        assert_eq!(game.current().markers.iter().filter(|m| m.1 == Marker::Offered).count(), 3);
+        game.undo();
+        assert_eq!(swap::Procedure::marks(&game.decisions), [h10, h6], "undo takes back a mark");
+        game.redo();
+        let level = Level::custom(2);
+        while let Step::Offer(..) = game.swap_step() {
+            let answer = (game.think_job(&level, 3, 1, Arc::default()))(&mut |_| {}).expect("a mark");
+            game.choose(answer.choice.expect("a mark")).expect("the computer's mark is allowed");
+        }
+        let marks = swap::Procedure::marks(&game.decisions);
+        assert_eq!(marks.len(), swap::TARAGUCHI_OFFERS);
+        assert!(matches!(game.swap_step(), Step::Pick(swap::Person::Responder)));
+        assert_eq!(game.acting_seat(), 1);
+        let off = (0..15).map(|x| Cell::new(x, 0)).find(|c| !marks.contains(c)).expect("a free cell");
+        assert!(game.play_cell(off).is_err(), "only an offered stone");
+        let answer = (game.think_job(&level, 3, 1, Arc::default()))(&mut |_| {}).expect("a pick");
+        let picked = answer.cell.expect("a cell");
+        assert!(marks.contains(&picked), "the computer picks an offer");
+        game.play_cell(picked).expect("allowed");
+        assert_eq!((game.swap_step(), game.acting_seat(), game.to_move()), (Step::Play, 1, Player::Second));
+        let text = game.choice_text(Choice::Mark(h10));
+        assert_eq!(text, "mark h10");
+        assert_eq!(game.parse_choice("offer"), Ok(Choice::Offer));
+        assert!(game.parse_choice("mark zz").is_err());
+    }
+
+    #[test]
+    fn the_computer_plays_a_taraguchi_opening_by_the_rules() {
+        let mut game = taraguchi();
+        let level = Level::custom(2);
+        while game.swap_step() != Step::Play {
+            let answer = (game.think_job(&level, 5, 1, Arc::default()))(&mut |_| {}).expect("a turn");
+            match (answer.choice, answer.cell) {
+                (Some(choice), _) => game.choose(choice).expect("a choice the rules allow"),
+                (None, Some(cell)) => game.play_cell(cell).map(|_| ()).expect("a stone the rules allow"),
+                (None, None) => panic!("neither a stone nor a choice"),
+            }
+        }
+        assert!(game.ply() >= 5, "the opening ends with the fifth stone");
     }
 }

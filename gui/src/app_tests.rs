@@ -1192,7 +1192,7 @@ fn a_series_at_two_levels_plays_each_rule_set_at_both() {
     let _ = app.update(Message::Go(Route::Compare));
     let _ = app.update(Message::Compare(Msg::Game(GameKind::Gomoku)));
     let _ = app.update(Message::Compare(Msg::Toggle("caro".into(), false)));
-    for id in ["exact-five", "freestyle-swap", "freestyle-swap2", "swap2"] {
+    for id in ["exact-five", "freestyle-swap", "freestyle-swap2", "swap2", "renju-taraguchi-10"] {
         let _ = app.update(Message::Compare(Msg::Toggle(id.into(), false)));
     }
     let _ = app.update(Message::Compare(Msg::SeriesLevel("Beginner".into())));

@@ -320,6 +320,10 @@ impl<'a, M> BoardView<'a, M> {
                     frame.stroke(&Path::line(centre + Vector::new(-d, -d), centre + Vector::new(d, d)), stroke);
                     frame.stroke(&Path::line(centre + Vector::new(-d, d), centre + Vector::new(d, -d)), stroke);
                 }
+                Marker::Offered => {
+                    let stroke = Stroke::default().with_color(p.hint).with_width(layout.cell * 0.08);
+                    frame.stroke(&Path::circle(centre, layout.cell * 0.3), stroke);
+                }
                 _ => {}
             }
         }

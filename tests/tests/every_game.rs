@@ -32,7 +32,6 @@ fn random_games_by_cell_end_properly_and_undo_to_the_start() {
         for game_number in 0..6 {
             let mut m = new_match(&spec).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
             let start = m.current();
-            let (w, h) = m.board_size();
             let mut plies = 0;
             while !m.is_over() {
                 if let swap::Step::Choose(_, offered) = m.swap_step() {
@@ -41,14 +40,25 @@ fn random_games_by_cell_end_properly_and_undo_to_the_start() {
                     assert!(m.choose(choice).is_err(), "{spec:?}: a choice is made once");
                     continue;
                 }
+                let (w, h) = m.board_size();
+                let allowed: Vec<Cell> = (0..h)
+                    .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+                    .filter(|&c| m.check_cell(c).is_ok())
+                    .collect();
+                if let swap::Step::Offer(..) = m.swap_step() {
+                    let cell = *allowed.choose(&mut rng).expect("a cell to offer");
+                    m.choose(swap::Choice::Mark(cell)).expect("a checked cell can be offered");
+                    assert!(m.choose(swap::Choice::Mark(cell)).is_err(), "{spec:?}: a stone is offered once");
+                    if let swap::Step::Offer(..) = m.swap_step() {
+                        assert!(m.play_cell(cell).is_err(), "{spec:?}: no stone while the offers are marked");
+                    }
+                    continue;
+                }
                 if m.must_pass() {
                     let report = m.pass().expect("a forced pass is legal");
                     assert!(report.placed.is_none());
                 } else {
-                    let legal: Vec<Cell> = (0..h)
-                        .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
-                        .filter(|&c| m.check_cell(c).is_ok())
-                        .collect();
+                    let legal = allowed;
                     assert!(!legal.is_empty(), "{spec:?} game {game_number}: a live game without a legal cell");
                     let before = m.current();
                     let cell = *legal.choose(&mut rng).expect("a legal cell");
@@ -98,6 +108,10 @@ fn markers_are_what_they_say() {
             match marker {
                 Marker::Legal => assert!(m.check_cell(*cell).is_ok(), "{spec:?}: {cell:?} marked legal"),
                 Marker::Forbidden => assert!(m.check_cell(*cell).is_err(), "{spec:?}: {cell:?} marked forbidden"),
+                Marker::Offered => {
+                    let marks = swap::Procedure::marks(&m.decisions());
+                    assert!(marks.contains(cell), "{spec:?}: {cell:?} marked offered");
+                }
             }
         }
         if spec.game == GameKind::Othello {

@@ -391,7 +391,14 @@ fn swap2_answer(
     let place = |engine: &mut Engine<Gomoku>, state: &mut GomokuState, count: usize, level: &Level| {
         let mut placed = Vec::new();
         for _ in 0..count {
-            let stone = swap::opening_stone(engine, state, level, seed ^ placed.len() as u64, Some(stop.clone()));
+            let stone = swap::opening_stone(
+                engine,
+                state,
+                swap::Area::Anywhere,
+                level,
+                seed ^ placed.len() as u64,
+                Some(stop.clone()),
+            );
             let mv = stone.and_then(|r| r.best_move).ok_or("ERROR no stone to place")?;
             game.make(state, mv);
             placed.push(point(mv));
@@ -411,7 +418,7 @@ fn swap2_answer(
     match choice {
         Choice::Black => Ok(("SWAP".to_string(), state)),
         Choice::PlaceTwo => place(engine, &mut state, 2, level).map(|text| (text, state)),
-        Choice::White => {
+        Choice::White | Choice::Offer | Choice::Mark(_) => {
             let mv = searched.best_move.ok_or("ERROR no legal move")?;
             game.make(&mut state, mv);
             Ok((point(mv), state))
@@ -736,7 +743,7 @@ fn search(brain: &mut Brain, lines: usize, play: bool, events: &Sender<Event>) -
                 return result.best_move;
             }
             let mut line = 0;
-            let results = engine.think_lines(&state, &level, seed, Some(flag), lines, &mut |result| {
+            let results = engine.think_lines(&state, &level, seed, Some(flag), lines, &[], &mut |result| {
                 line += 1;
                 let _ = progress.send(Event::Progress(format!("({line}) {}", describe_depth(&game, &result.info()))));
             });

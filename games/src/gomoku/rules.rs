@@ -125,11 +125,15 @@ pub enum OpeningRule {
     /// The first player places three stones; the second chooses a colour or places two more and lets the first
     /// choose.
     Swap2,
+    /// Renju's Taraguchi-10 (RIF): five stones inside growing central squares, a right to swap after each, or ten
+    /// fifth stones offered.
+    Taraguchi10,
 }
 
 impl OpeningRule {
     /// Every opening rule, in menu order.
-    pub const ALL: [OpeningRule; 3] = [OpeningRule::Free, OpeningRule::Swap, OpeningRule::Swap2];
+    pub const ALL: [OpeningRule; 4] =
+        [OpeningRule::Free, OpeningRule::Swap, OpeningRule::Swap2, OpeningRule::Taraguchi10];
 
     /// The stable identifier.
     #[must_use]
@@ -138,6 +142,7 @@ impl OpeningRule {
             OpeningRule::Free => "free",
             OpeningRule::Swap => "swap",
             OpeningRule::Swap2 => "swap2",
+            OpeningRule::Taraguchi10 => "taraguchi-10",
         }
     }
 
@@ -148,6 +153,7 @@ impl OpeningRule {
             OpeningRule::Free => "Free opening",
             OpeningRule::Swap => "Swap",
             OpeningRule::Swap2 => "Swap2",
+            OpeningRule::Taraguchi10 => "Taraguchi-10",
         }
     }
 
@@ -165,6 +171,13 @@ impl OpeningRule {
                  or places two more (one of each) and lets the first player choose the colour. The rule of the \
                  Gomoku world championships."
             }
+            OpeningRule::Taraguchi10 => {
+                "Black's first stone goes on the centre, White's second inside the central 3x3 square, Black's \
+                 third inside the 5x5 and White's fourth inside the 7x7; after each, the other player may swap \
+                 colours. After the fourth, Black may swap or keep the colours (the fifth stone then goes inside \
+                 the 9x9 and White may swap once more), or offer ten fifth stones, no two alike by symmetry, of \
+                 which White picks one and plays on. An opening rule of the Renju International Federation."
+            }
         }
     }
 
@@ -175,6 +188,7 @@ impl OpeningRule {
             OpeningRule::Free => None,
             OpeningRule::Swap => Some(crate::swap::Procedure::Swap),
             OpeningRule::Swap2 => Some(crate::swap::Procedure::Swap2),
+            OpeningRule::Taraguchi10 => Some(crate::swap::Procedure::Taraguchi10),
         }
     }
 

@@ -70,8 +70,8 @@ pub fn option_axes() -> Vec<OptionAxis> {
 }
 
 /// The named rule sets: `freestyle`, `exact-five`, `renju` and `caro` with a free opening, then the swap openings
-/// players meet in tournaments: freestyle with Swap and with Swap2, and exact five with Swap2 (`swap2`, the world
-/// championships' rules).
+/// players meet in tournaments: freestyle with Swap and with Swap2, exact five with Swap2 (`swap2`, the world
+/// championships' rules) and Renju with Taraguchi-10 (`renju-taraguchi-10`, an opening rule of the RIF).
 #[must_use]
 pub fn rule_sets() -> Vec<RuleSet> {
     let mut sets: Vec<RuleSet> = WinRule::ALL
@@ -97,7 +97,7 @@ pub fn rule_sets() -> Vec<RuleSet> {
 }
 
 /// The swap-opening rule sets: id, name, win rule, opening rule, description.
-const SWAP_SETS: [(&str, &str, WinRule, OpeningRule, &str); 3] = [
+const SWAP_SETS: [(&str, &str, WinRule, OpeningRule, &str); 4] = [
     (
         "freestyle-swap",
         "Freestyle with Swap",
@@ -121,6 +121,15 @@ const SWAP_SETS: [(&str, &str, WinRule, OpeningRule, &str); 3] = [
         OpeningRule::Swap2,
         "Exactly five in a row win, as in the Gomoku world championships, whose opening rule is Swap2: three \
          stones, then the second player plays White, takes Black, or places two more and lets the first choose.",
+    ),
+    (
+        "renju-taraguchi-10",
+        "Renju with Taraguchi-10",
+        WinRule::Renju,
+        OpeningRule::Taraguchi10,
+        "Renju's restrictions on Black, with the RIF's Taraguchi-10 opening: the first four stones inside growing \
+         central squares with a right to swap after each, then a fifth inside the 9x9 and a last swap, or ten \
+         fifth stones offered for White to pick from.",
     ),
 ];
 
@@ -175,12 +184,26 @@ mod tests {
     #[test]
     fn rule_sets_build() {
         let ids: Vec<_> = rule_sets().iter().map(|s| s.id).collect();
-        assert_eq!(ids, ["freestyle", "exact-five", "renju", "caro", "freestyle-swap", "freestyle-swap2", "swap2"]);
+        assert_eq!(
+            ids,
+            [
+                "freestyle",
+                "exact-five",
+                "renju",
+                "caro",
+                "freestyle-swap",
+                "freestyle-swap2",
+                "swap2",
+                "renju-taraguchi-10"
+            ]
+        );
         for id in &ids[..4] {
             assert_eq!(from_rule_set(id).expect("builds").win_rule().id(), *id);
         }
         let swap2 = from_rule_set("swap2").expect("builds");
         assert_eq!((swap2.win_rule(), swap2.opening_rule()), (WinRule::ExactFive, OpeningRule::Swap2));
+        let taraguchi = from_rule_set("renju-taraguchi-10").expect("builds");
+        assert_eq!(taraguchi.opening_rule().procedure(), Some(crate::swap::Procedure::Taraguchi10));
         assert_eq!(from_rule_set("standard").map(|g| g.win_rule()).ok(), Some(WinRule::ExactFive));
         assert!(from_rule_set("gomoku").is_err());
         assert!(from_choices(&[("board", "19"), ("win", "renju")]).is_err());

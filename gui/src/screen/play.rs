@@ -21,7 +21,7 @@ use crate::theme::board_palette;
 use tabula_games::clock::{Clock, clock_text};
 use tabula_games::registry::GameKind;
 use tabula_games::setup::{GameSetup, Seat, colour_name};
-use tabula_games::swap::{Choice, Person, Step};
+use tabula_games::swap::{self, Area, Choice, Person, Step};
 
 /// What the play screen asks of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,6 +287,19 @@ impl Play {
         if self.viewing.is_some() || !self.human_to_move() || self.move_search().is_some() {
             return false;
         }
+        if let Step::Offer(..) = self.game.swap_step() {
+            return match self.game.choose(Choice::Mark(cell)) {
+                Ok(()) => {
+                    self.status = Some(format!("You offered {}.", self.game.cell_notation(cell).unwrap_or_default()));
+                    self.refresh();
+                    true
+                }
+                Err(reason) => {
+                    self.refuse(cell, &reason.to_string(), settings);
+                    false
+                }
+            };
+        }
         match self.game.play_cell(cell) {
             Ok(report) => {
                 self.after_move(&report, settings);
@@ -389,6 +402,7 @@ impl Play {
             let chooser = if self.game.acting_seat() == 0 { "first" } else { "second" };
             let done = self.game.choose(choice);
             self.status = Some(match &done {
+                Ok(()) if matches!(choice, Choice::Mark(_)) => format!("The {chooser} player {}.", analysis.notation),
                 Ok(()) => format!("The {chooser} player chose: {}.", choice.label().to_lowercase()),
                 Err(reason) => format!("The computer's choice failed: {reason}"),
             });
@@ -949,14 +963,22 @@ fn swap_words(play: &Play, snapshot: &Snapshot) -> Option<String> {
     let ply = play.game.ply();
     Some(match play.game.swap_step() {
         Step::Play => return None,
-        Step::Place(person @ Person::Opener) => format!(
+        Step::Place(person, area) if area != Area::Anywhere => format!(
+            "{}{} places stone {}, {}, {}",
+            role(person),
+            you(person),
+            ply + 1,
+            colour_name(snapshot.to_move).to_lowercase(),
+            area.words()
+        ),
+        Step::Place(person @ Person::Opener, _) => format!(
             "{}{} places the opening: stone {} of 3, {}",
             role(person),
             you(person),
             ply + 1,
             colour_name(snapshot.to_move).to_lowercase()
         ),
-        Step::Place(person) => format!(
+        Step::Place(person, _) => format!(
             "{}{} places two more: stone {} of 2, {}",
             role(person),
             you(person),
@@ -966,6 +988,15 @@ fn swap_words(play: &Play, snapshot: &Snapshot) -> Option<String> {
         Step::Choose(person, offered) => {
             let options: Vec<String> = offered.iter().map(|c| c.label().to_lowercase()).collect();
             format!("{}{} chooses: {}", role(person), you(person), options.join(", or "))
+        }
+        Step::Offer(person, count) => format!(
+            "{}{} offers {count} fifth stones, no two alike by symmetry: {} marked",
+            role(person),
+            you(person),
+            swap::Procedure::marks(&play.game.decisions()).len()
+        ),
+        Step::Pick(person) => {
+            format!("{}{} picks one of the offered fifth stones (the rings) and plays on", role(person), you(person))
         }
     })
 }
