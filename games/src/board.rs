@@ -228,6 +228,12 @@ pub trait BoardGame: Game + Clone + Send + Sync + 'static {
         Vec::new()
     }
 
+    /// The name of the standard opening that `moves`, played from the rules' own start, follow (Othello's Tiger,
+    /// Rose, ...); `None` where they follow none or the game names none.
+    fn opening_name(&self, _moves: &[Self::Move]) -> Option<&'static str> {
+        None
+    }
+
     /// The swap opening the rules play ([`crate::swap`]): who places the first stones and who chooses a colour;
     /// `None` where the players simply alternate from the first move.
     fn swap_procedure(&self) -> Option<crate::swap::Procedure> {

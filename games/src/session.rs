@@ -194,6 +194,9 @@ pub trait Match: Send {
     fn decisions(&self) -> Vec<Decision>;
     /// Makes the choice the swap opening asks for now, or says why it cannot be made.
     fn choose(&mut self, choice: Choice) -> Result<(), MoveError>;
+    /// The name of the standard opening the moves follow ([`BoardGame::opening_name`]); none for a game set up by
+    /// hand.
+    fn opening_name(&self) -> Option<&'static str>;
     /// A choice as saves write it: its id, and for an offered stone its cell in the game's notation (`mark h8`).
     fn choice_text(&self, choice: Choice) -> String;
     /// The choice [`Self::choice_text`] wrote, read in the current position, or why it cannot be read.
@@ -512,6 +515,10 @@ impl<G: BoardGame> Match for Session<G> {
         }
         self.decisions.push(Decision { ply: self.moves.len(), choice });
         Ok(())
+    }
+
+    fn opening_name(&self) -> Option<&'static str> {
+        self.game.opening_name(&self.moves).filter(|_| self.rules_start)
     }
 
     fn choice_text(&self, choice: Choice) -> String {
@@ -882,5 +889,20 @@ mod tests {
             }
         }
         assert!(game.ply() >= 5, "the opening ends with the fifth stone");
+    }
+
+    #[test]
+    fn an_othello_game_names_its_opening() {
+        let mut game = Session::new(Othello::from_rule_set("othello").expect("a rule set"));
+        assert_eq!(game.opening_name(), None);
+        for mv in ["f5", "d6", "c3", "d3", "c4"] {
+            game.play_notation(mv).expect("legal");
+        }
+        assert_eq!(game.opening_name(), Some("Tiger"));
+        let anti = Session::new(Othello::from_rule_set("anti-othello").expect("a rule set"));
+        assert_eq!(anti.opening_name(), None);
+        let start = game.current().position();
+        game.restart_from(&start).expect("a legal position");
+        assert_eq!(game.opening_name(), None, "a set-up position follows no catalogued opening");
     }
 }

@@ -10,6 +10,7 @@ pub mod endgame;
 pub mod eval;
 pub mod geometry;
 pub mod notation;
+pub mod opening_names;
 pub mod patterns;
 pub mod records;
 pub mod training;
@@ -422,6 +423,11 @@ impl BoardGame for Othello {
 
     fn engine_rules(&self) -> Option<crate::external::EngineRules> {
         (self.rules == Rules::default()).then_some(crate::external::EngineRules::NBoard)
+    }
+
+    /// The catalogue's names, for standard Othello only: other boards, starts and goals have openings of their own.
+    fn opening_name(&self, moves: &[Move]) -> Option<&'static str> {
+        (self.rules == Rules::default()).then(|| opening_names::name_of(moves)).flatten()
     }
 
     /// NBoard engines evaluate in discs; the heuristic search scores in hundredths of a disc.

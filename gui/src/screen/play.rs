@@ -872,6 +872,9 @@ fn side_panel<'a>(
     .spacing(4);
     let turn_line = turn_line(play, snapshot);
     let mut info = column![title].push(banner).push(players).push(text(turn_line).size(16)).spacing(12);
+    if let Some(name) = play.game.opening_name() {
+        info = info.push(text(format!("Opening: {name}")).size(14));
+    }
     if let Some(status) = &play.status {
         info = info.push(text(status.clone()).size(15).style(crate::theme::notice_text));
     }
