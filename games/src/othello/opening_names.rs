@@ -25,9 +25,11 @@ static OPENINGS: LazyLock<Vec<(Vec<usize>, &'static str)>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The four symmetries of the 8x8 board that keep the standard start, on squares.
-const SYMMETRIES: [fn(usize, usize) -> (usize, usize); 4] =
-    [|x, y| (x, y), |x, y| (7 - x, 7 - y), |x, y| (y, x), |x, y| (7 - y, 7 - x)];
+/// A symmetry of the board on (column, row).
+type Symmetry = fn(usize, usize) -> (usize, usize);
+
+/// The four symmetries of the 8x8 board that keep the standard start.
+const SYMMETRIES: [Symmetry; 4] = [|x, y| (x, y), |x, y| (7 - x, 7 - y), |x, y| (y, x), |x, y| (7 - y, 7 - x)];
 
 /// The name of the longest catalogued opening that `moves` (played from the standard 8x8 start) begin with, in
 /// any orientation; `None` when they follow none (or not yet: the shortest opening has two moves).
