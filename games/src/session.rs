@@ -30,6 +30,8 @@ pub struct Snapshot {
     pub end_reason: Option<String>,
     /// Stones of the first and the second player on the board.
     pub counts: [usize; 2],
+    /// The square (top-left and bottom-right cells) the next stone must go in, where a swap opening limits it.
+    pub area: Option<(Cell, Cell)>,
 }
 
 impl Snapshot {
@@ -398,6 +400,10 @@ impl<G: BoardGame> Match for Session<G> {
             size: (w, h),
             to_move: self.game.side_to_move(&state),
             markers: self.markers(ply, &state),
+            area: match self.swap_step() {
+                Step::Place(_, area) if ply == self.moves.len() => area.corners((w, h)),
+                _ => None,
+            },
             last_move: ply.checked_sub(1).map(|i| self.reports[i].clone()),
             outcome: self.game.outcome(&state),
             end_reason: self.game.end_reason(&state),
@@ -734,6 +740,7 @@ mod tests {
             outcome: Some(Outcome { result, margin }),
             end_reason: None,
             counts: [6, 57],
+            area: None,
         };
         assert_eq!(finished(GameResult::Win(Player::Second), Some(52)).final_score(), Some([6, 58]));
         assert_eq!(finished(GameResult::Win(Player::First), Some(1)).final_score(), Some([7, 57]));
@@ -821,6 +828,7 @@ mod tests {
     #[test]
     fn taraguchi_10_keeps_each_stone_in_its_square_and_offers_ten_distinct_fifth_stones() {
         let mut game = taraguchi();
+        assert_eq!(game.current().area, Some((Cell::new(7, 7), Cell::new(7, 7))), "the board shades the centre");
         assert_eq!(
             game.play_notation("h9").err().map(|e| e.to_string()),
             Some("this stone of the opening goes on the centre".into())
@@ -837,6 +845,7 @@ mod tests {
         assert!(game.play_notation("l8").is_err(), "outside the 7x7");
         game.play_notation("k8").expect("inside the 7x7");
         game.choose(Choice::Offer).expect("the opener offers");
+        assert_eq!(game.current().area, None, "offers go anywhere");
         assert!(game.play_notation("h10").is_err(), "no stone while the offers are marked");
         let rules = game.game.clone();
         let cell = |name: &str| {

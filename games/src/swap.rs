@@ -54,6 +54,17 @@ impl Area {
         }
     }
 
+    /// The corners (top left, bottom right) of the area on a board of `size`, for the board to shade; `None` for
+    /// the whole board.
+    #[must_use]
+    pub fn corners(self, size: (usize, usize)) -> Option<(Cell, Cell)> {
+        let Area::Central(side) = self else { return None };
+        let reach = side / 2;
+        let (cx, cy) = (size.0 / 2, size.1 / 2);
+        let near = Cell::new(cx.saturating_sub(reach), cy.saturating_sub(reach));
+        Some((near, Cell::new((cx + reach).min(size.0 - 1), (cy + reach).min(size.1 - 1))))
+    }
+
     /// The area in words, after "the stone goes": for prompts and errors.
     #[must_use]
     pub fn words(self) -> String {
@@ -632,6 +643,8 @@ mod tests {
         assert!(Area::Central(9).contains(size, Cell::new(3, 11)) && !Area::Central(9).contains(size, Cell::new(2, 7)));
         assert!(Area::Anywhere.contains(size, Cell::new(0, 14)));
         assert_eq!(Area::Central(5).words(), "inside the central 5x5 square");
+        assert_eq!(Area::Central(3).corners(size), Some((Cell::new(6, 6), Cell::new(8, 8))));
+        assert_eq!(Area::Anywhere.corners(size), None);
     }
 
     #[test]

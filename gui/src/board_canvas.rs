@@ -254,6 +254,13 @@ impl<'a, M> BoardView<'a, M> {
         let p = &self.options.palette;
         let snap = &self.snapshot;
         let radius = layout.cell * if self.options.style == BoardStyle::Squares { 0.40 } else { 0.45 };
+        if let Some((near, far)) = snap.area {
+            // The square a swap opening's next stone must go in, shaded under the pieces.
+            let half = Vector::new(layout.cell * 0.5, layout.cell * 0.5);
+            let (top_left, bottom_right) = (layout.centre(near) - half, layout.centre(far) + half);
+            let size = iced::Size::new(bottom_right.x - top_left.x, bottom_right.y - top_left.y);
+            frame.fill_rectangle(top_left, size, Color { a: 0.18, ..p.hint });
+        }
         let last = snap.last_move.as_ref();
         let winning = last.map(|m| m.winning_line.as_slice()).unwrap_or_default();
         if winning.len() >= 2 {

@@ -39,6 +39,7 @@ pub fn sample_position(game: GameKind) -> Snapshot {
         }),
         outcome: None,
         end_reason: None,
+        area: None,
     }
 }
 
