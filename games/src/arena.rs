@@ -381,7 +381,8 @@ fn play_game<G: BoardGame>(
             }
             (Contender::Level(level), step) => {
                 let engine = &mut sides.engines[index];
-                match swap::program_turn(engine, &state, step, &decisions, level, seed ^ plies as u64, None) {
+                let mut program = swap::Program { engine, level, seed: seed ^ plies as u64, stop: None };
+                match program.turn(&state, step, &decisions) {
                     Some((Some(choice), _)) => {
                         decisions.push(swap::Decision { ply: plies, choice });
                         thinking += started.elapsed();

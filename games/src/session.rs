@@ -646,12 +646,13 @@ impl<G: BoardGame> Session<G> {
         })
     }
 
-    /// The computer's turn in the swap opening ([`swap::program_turn`]): a stone, or a choice
+    /// The computer's turn in the swap opening ([`swap::Program::turn`]): a stone, or a choice
     /// ([`Analysis::choice`]).
     fn swap_job(&self, level: &Level, seed: u64, threads: usize, stop: Arc<AtomicBool>) -> ThinkJob {
         let (state, step, level, made) = (self.state.clone(), self.swap_step(), level.clone(), self.decisions.clone());
         self.engine_work(threads, move |engine, game, progress| {
-            let (choice, result) = swap::program_turn(engine, &state, step, &made, &level, seed, Some(stop))?;
+            let mut program = swap::Program { engine, level: &level, seed, stop: Some(stop) };
+            let (choice, result) = program.turn(&state, step, &made)?;
             let mut analysis = describe(game, &result.info(), result.proven);
             if let Some(choice) = choice {
                 analysis.notation = match choice {

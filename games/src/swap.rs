@@ -387,31 +387,6 @@ fn nearest_inside<G: BoardGame>(game: &G, state: &G::State, area: Area, cells: &
         .map(|(_, m)| m)
 }
 
-/// The opening stone a program places in `state` inside `area` for a swap procedure: of the best few moves at
-/// `level`, one that leaves the position closest to even (within [`STONE_SPREAD`], chosen by `seed`, so that
-/// openings vary), since the other player will choose a colour after it.
-pub fn opening_stone<G: BoardGame>(
-    engine: &mut Engine<G>,
-    state: &G::State,
-    area: Area,
-    level: &Level,
-    seed: u64,
-    stop: Option<Arc<AtomicBool>>,
-) -> Option<SearchResult<G::Move>> {
-    let game = engine.game().clone();
-    let outside = excluded_moves(&game, state, area, &[]);
-    let lines = engine.think_lines(state, &share(level, STONE_LINES), seed, stop, STONE_LINES, &outside, &mut |_| {});
-    let balance = |r: &SearchResult<G::Move>| game.advantage(r.score, r.exact).abs();
-    let mut lines: Vec<_> = lines.into_iter().filter(|r| r.best_move.is_some()).collect();
-    if lines.is_empty() {
-        return nearest_inside(&game, state, area, &[]).map(bare);
-    }
-    let best = lines.iter().map(balance).fold(f32::INFINITY, f32::min);
-    lines.retain(|r| balance(r) <= best + STONE_SPREAD);
-    let pick = (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize % lines.len();
-    Some(lines.swap_remove(pick))
-}
-
 /// The cells that `cell` matches under the symmetries of the board (its reflections and rotations) that leave
 /// every stone of `state` in place: an offered stone may not be one of another's twins, since the two would
 /// give the same game.
@@ -441,96 +416,108 @@ pub fn twins<G: BoardGame>(game: &G, state: &G::State, cell: Cell) -> Vec<Cell> 
     found
 }
 
-/// The next stone a program offers in `state` beside the `marks` already made: the best move at `level`'s share
-/// for the offer that is neither marked nor a twin of a mark, since the other player will pick the offer worst
-/// for it.
-pub fn offer_mark<G: BoardGame>(
-    engine: &mut Engine<G>,
-    state: &G::State,
-    marks: &[Cell],
-    level: &Level,
-    seed: u64,
-    stop: Option<Arc<AtomicBool>>,
-) -> Option<SearchResult<G::Move>> {
-    let game = engine.game().clone();
-    let taken: Vec<Cell> = marks.iter().flat_map(|&m| std::iter::once(m).chain(twins(&game, state, m))).collect();
-    let excluded = excluded_moves(&game, state, Area::Anywhere, &taken);
-    let result = engine.think_excluding(state, &share(level, TARAGUCHI_OFFERS), seed, stop, &excluded, &mut |_| {});
-    if result.best_move.is_some() {
-        return Some(result);
-    }
-    nearest_inside(&game, state, Area::Anywhere, &taken).map(bare)
+/// A program taking its part in a swap opening: its engine, the level it plays at, the seed that varies its
+/// opening stones, and the flag that stops its searches.
+pub struct Program<'a, G: BoardGame> {
+    /// The engine that searches.
+    pub engine: &'a mut Engine<G>,
+    /// The level of its searches (shared among the lines or offers a step weighs).
+    pub level: &'a Level,
+    /// The seed of its searches and of its pick among balanced stones.
+    pub seed: u64,
+    /// Stops its searches when set.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
-/// The offered stone a program picks in `state`: the one after which its own search at `level` (shared among
-/// the offers) likes the position best, with that search's line behind it and its score from the view of the
-/// side to move in `state`.
-pub fn pick_offer<G: BoardGame>(
-    engine: &mut Engine<G>,
-    state: &G::State,
-    marks: &[Cell],
-    level: &Level,
-    seed: u64,
-    stop: Option<Arc<AtomicBool>>,
-) -> Option<SearchResult<G::Move>> {
-    let game = engine.game().clone();
-    let per_offer = share(level, marks.len());
-    let mut best: Option<SearchResult<G::Move>> = None;
-    for &cell in marks {
-        let Ok(mv) = game.move_at(state, cell) else { continue };
-        let mut after = state.clone();
-        game.make(&mut after, mv);
-        let reply = engine.think(&after, &per_offer, seed, stop.clone(), &mut |_| {});
-        let pv = std::iter::once(mv).chain(reply.pv.iter().copied()).collect();
-        let result = SearchResult { best_move: Some(mv), score: -reply.score, pv, ..reply };
-        if best.as_ref().is_none_or(|b| result.score < b.score) {
-            best = Some(result);
+impl<G: BoardGame> Program<'_, G> {
+    /// The program's part at `step` of the opening in `state`, after the decisions `made`: a choice (a colour, an
+    /// offer, a stone offered) with the search it rests on, or (without a choice) the search whose move is the
+    /// stone to place or the offered stone to pick; `None` once the colours are settled or where no move is left.
+    pub fn turn(
+        &mut self,
+        state: &G::State,
+        step: Step,
+        made: &[Decision],
+    ) -> Option<(Option<Choice>, SearchResult<G::Move>)> {
+        match step {
+            Step::Choose(_, offered) => {
+                let (choice, result) = self.choice(state, offered);
+                Some((Some(choice), result))
+            }
+            Step::Place(_, area) => self.opening_stone(state, area).map(|r| (None, r)),
+            Step::Offer(..) => {
+                let result = self.offer_mark(state, &Procedure::marks(made))?;
+                let cell = result.best_move.and_then(|m| self.engine.game().cell_of(m))?;
+                Some((Some(Choice::Mark(cell)), result))
+            }
+            Step::Pick(_) => self.pick_offer(state, &Procedure::marks(made)).map(|r| (None, r)),
+            Step::Play => None,
         }
     }
-    best
-}
 
-/// A program's part at `step` of the opening in `state`, after the decisions `made`: a choice (a colour, an
-/// offer, a stone offered) with the search it rests on, or (without a choice) the search whose move is the stone
-/// to place or the offered stone to pick; `None` once the colours are settled or where no move is left.
-pub fn program_turn<G: BoardGame>(
-    engine: &mut Engine<G>,
-    state: &G::State,
-    step: Step,
-    made: &[Decision],
-    level: &Level,
-    seed: u64,
-    stop: Option<Arc<AtomicBool>>,
-) -> Option<(Option<Choice>, SearchResult<G::Move>)> {
-    match step {
-        Step::Choose(_, offered) => {
-            let (choice, result) = program_choice(engine, state, offered, level, seed, stop);
-            Some((Some(choice), result))
+    /// The opening stone the program places in `state` inside `area`: of the best few moves at its level, one that
+    /// leaves the position closest to even (within [`STONE_SPREAD`], chosen by the seed, so that openings vary),
+    /// since the other player will choose a colour after it.
+    pub fn opening_stone(&mut self, state: &G::State, area: Area) -> Option<SearchResult<G::Move>> {
+        let game = self.engine.game().clone();
+        let outside = excluded_moves(&game, state, area, &[]);
+        let level = share(self.level, STONE_LINES);
+        let lines =
+            self.engine.think_lines(state, &level, self.seed, self.stop.clone(), STONE_LINES, &outside, &mut |_| {});
+        let balance = |r: &SearchResult<G::Move>| game.advantage(r.score, r.exact).abs();
+        let mut lines: Vec<_> = lines.into_iter().filter(|r| r.best_move.is_some()).collect();
+        if lines.is_empty() {
+            return nearest_inside(&game, state, area, &[]).map(bare);
         }
-        Step::Place(_, area) => opening_stone(engine, state, area, level, seed, stop).map(|r| (None, r)),
-        Step::Offer(..) => {
-            let result = offer_mark(engine, state, &Procedure::marks(made), level, seed, stop)?;
-            let cell = result.best_move.and_then(|m| engine.game().cell_of(m))?;
-            Some((Some(Choice::Mark(cell)), result))
-        }
-        Step::Pick(_) => pick_offer(engine, state, &Procedure::marks(made), level, seed, stop).map(|r| (None, r)),
-        Step::Play => None,
+        let best = lines.iter().map(balance).fold(f32::INFINITY, f32::min);
+        lines.retain(|r| balance(r) <= best + STONE_SPREAD);
+        let pick = (self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize % lines.len();
+        Some(lines.swap_remove(pick))
     }
-}
 
-/// A program's choice among `offered` in `state` after a search at `level` ([`decide`]), with the search.
-pub fn program_choice<G: BoardGame>(
-    engine: &mut Engine<G>,
-    state: &G::State,
-    offered: &[Choice],
-    level: &Level,
-    seed: u64,
-    stop: Option<Arc<AtomicBool>>,
-) -> (Choice, SearchResult<G::Move>) {
-    let result = engine.think(state, level, seed, stop, &mut |_| {});
-    let game = engine.game();
-    let choice = decide(offered, game.side_to_move(state), game.advantage(result.score, result.exact));
-    (choice, result)
+    /// The next stone the program offers in `state` beside the `marks` already made: its best move at a share of
+    /// its level that is neither marked nor a twin of a mark ([`twins`]), since the other player will pick the
+    /// offer worst for it.
+    pub fn offer_mark(&mut self, state: &G::State, marks: &[Cell]) -> Option<SearchResult<G::Move>> {
+        let game = self.engine.game().clone();
+        let taken: Vec<Cell> = marks.iter().flat_map(|&m| std::iter::once(m).chain(twins(&game, state, m))).collect();
+        let excluded = excluded_moves(&game, state, Area::Anywhere, &taken);
+        let level = share(self.level, TARAGUCHI_OFFERS);
+        let result = self.engine.think_excluding(state, &level, self.seed, self.stop.clone(), &excluded, &mut |_| {});
+        if result.best_move.is_some() {
+            return Some(result);
+        }
+        nearest_inside(&game, state, Area::Anywhere, &taken).map(bare)
+    }
+
+    /// The offered stone the program picks in `state`: the one after which its own search (its level shared among
+    /// the offers) likes the position best, with that search's line behind it and its score from the view of the
+    /// side to move in `state`.
+    pub fn pick_offer(&mut self, state: &G::State, marks: &[Cell]) -> Option<SearchResult<G::Move>> {
+        let game = self.engine.game().clone();
+        let per_offer = share(self.level, marks.len());
+        let mut best: Option<SearchResult<G::Move>> = None;
+        for &cell in marks {
+            let Ok(mv) = game.move_at(state, cell) else { continue };
+            let mut after = state.clone();
+            game.make(&mut after, mv);
+            let reply = self.engine.think(&after, &per_offer, self.seed, self.stop.clone(), &mut |_| {});
+            let pv = std::iter::once(mv).chain(reply.pv.iter().copied()).collect();
+            let result = SearchResult { best_move: Some(mv), score: -reply.score, pv, ..reply };
+            if best.as_ref().is_none_or(|b| result.score < b.score) {
+                best = Some(result);
+            }
+        }
+        best
+    }
+
+    /// The program's choice among `offered` in `state` after a search at its level ([`decide`]), with the search.
+    pub fn choice(&mut self, state: &G::State, offered: &[Choice]) -> (Choice, SearchResult<G::Move>) {
+        let result = self.engine.think(state, self.level, self.seed, self.stop.clone(), &mut |_| {});
+        let game = self.engine.game();
+        let choice = decide(offered, game.side_to_move(state), game.advantage(result.score, result.exact));
+        (choice, result)
+    }
 }
 
 #[cfg(test)]

@@ -391,14 +391,9 @@ fn swap2_answer(
     let place = |engine: &mut Engine<Gomoku>, state: &mut GomokuState, count: usize, level: &Level| {
         let mut placed = Vec::new();
         for _ in 0..count {
-            let stone = swap::opening_stone(
-                engine,
-                state,
-                swap::Area::Anywhere,
-                level,
-                seed ^ placed.len() as u64,
-                Some(stop.clone()),
-            );
+            let mut program =
+                swap::Program { engine, level, seed: seed ^ placed.len() as u64, stop: Some(stop.clone()) };
+            let stone = program.opening_stone(state, swap::Area::Anywhere);
             let mv = stone.and_then(|r| r.best_move).ok_or("ERROR no stone to place")?;
             game.make(state, mv);
             placed.push(point(mv));
@@ -414,7 +409,8 @@ fn swap2_answer(
         _ => &[Choice::Black, Choice::White][..],
     };
     level.time_ms = level.time_ms.map(|t| t / 2);
-    let (choice, searched) = swap::program_choice(engine, &state, offered, level, seed, Some(stop.clone()));
+    let mut program = swap::Program { engine, level, seed, stop: Some(stop.clone()) };
+    let (choice, searched) = program.choice(&state, offered);
     match choice {
         Choice::Black => Ok(("SWAP".to_string(), state)),
         Choice::PlaceTwo => place(engine, &mut state, 2, level).map(|text| (text, state)),
