@@ -20,8 +20,8 @@
 //! `white_left_ms`, the time each side had left. A game from a position set up by hand has a `[start]` table:
 //! `to_move` ("black" or "white") and `board`, one string per row from the top (`x` Black, `o` White, `.` empty).
 //! A game under a swap opening lists its choices in order (`choices = ["place-two", "white"]`, each taken when the
-//! replay reaches the point that asks for it; an offered fifth stone is `"mark h8"`); there `[black]` is the seat of the first player, who opened, and
-//! `[white]` the other's, whatever colours the choices gave them.
+//! replay reaches the point that asks for it; an offered fifth stone is `"mark h8"`); there `[black]` is the seat
+//! of the first player, who opened, and `[white]` the other's, whatever colours the choices gave them.
 
 use serde::{Deserialize, Serialize};
 

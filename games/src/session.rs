@@ -357,11 +357,11 @@ impl<G: BoardGame> Session<G> {
         self.game.swap_procedure().filter(|_| self.rules_start)
     }
 
-    /// The game's markers in the position after `ply` moves, with the offered fifth stones while they are being
-    /// marked or picked from.
-    fn markers(&self, ply: usize, state: &G::State) -> Vec<(Cell, Marker)> {
+    /// The game's markers in `state`, with the offered fifth stones while the opening's `step` (in the current
+    /// position) has them marked or picked from.
+    fn markers(&self, state: &G::State, step: Option<Step>) -> Vec<(Cell, Marker)> {
         let mut markers = self.game.markers(state);
-        if ply == self.moves.len() && matches!(self.swap_step(), Step::Offer(..) | Step::Pick(_)) {
+        if let Some(Step::Offer(..) | Step::Pick(_)) = step {
             markers.extend(swap::Procedure::marks(&self.decisions).into_iter().map(|c| (c, Marker::Offered)));
         }
         markers
@@ -396,12 +396,14 @@ impl<G: BoardGame> Match for Session<G> {
         let stones: Vec<Option<Player>> =
             (0..h).flat_map(|y| (0..w).map(move |x| Cell::new(x, y))).map(|c| self.game.stone(&state, c)).collect();
         let counts = [Player::First, Player::Second].map(|p| stones.iter().filter(|s| **s == Some(p)).count());
+        // What the opening waits for belongs to the current position only.
+        let step = (ply == self.moves.len()).then(|| self.swap_step());
         Snapshot {
             size: (w, h),
             to_move: self.game.side_to_move(&state),
-            markers: self.markers(ply, &state),
-            area: match self.swap_step() {
-                Step::Place(_, area) if ply == self.moves.len() => area.corners((w, h)),
+            markers: self.markers(&state, step),
+            area: match step {
+                Some(Step::Place(_, area)) => area.corners((w, h)),
                 _ => None,
             },
             last_move: ply.checked_sub(1).map(|i| self.reports[i].clone()),
