@@ -87,6 +87,12 @@ const PARITY_EMPTIES: u32 = 18;
 /// Empties at or below which exact mode hands the 8x8 board to the endgame solver.
 pub const SOLVER_EMPTIES: u32 = 64;
 
+/// Empties from which an exact search orders its moves by a search with the learned evaluation.
+const ROOT_ORDER_MIN: u32 = 14;
+
+/// Plies of that ordering search.
+const ROOT_ORDER_PLIES: u32 = 6;
+
 /// The Othello evaluator; cheap to clone (the endgame table is shared).
 #[derive(Clone, Debug)]
 pub struct OthelloEval {
@@ -235,12 +241,26 @@ impl Evaluator<Othello> for OthelloEval {
         self.features(game, state.player(), state.opponent(), game.rules().goal == super::Goal::FewestDiscs)
     }
 
-    /// In exact mode the moves come sorted, best first by a one-ply look with the play evaluation: the searcher
-    /// takes the root moves in this order, and the first one gets the full window.
+    /// In exact mode the moves come sorted, best first: on 8x8 with many empties by a [`ROOT_ORDER_PLIES`]-ply
+    /// search with the learned patterns, else by a one-ply look with the play evaluation. The searcher takes the
+    /// root moves in this order, and the first one gets the full window: a good first move is most of the solve
+    /// (on FFO #40-#44 this order saves a fifth of the nodes over the one-ply look).
     fn search_moves(&self, game: &Othello, state: &Position, moves: &mut Vec<Move>) {
         game.legal_moves(state, moves);
+        let anti = game.rules().goal == super::Goal::FewestDiscs;
+        if let Some(exact) = self.exact.as_ref().filter(|_| game.is_8x8() && !anti && moves.len() > 1)
+            && game.empties(state) >= ROOT_ORDER_MIN
+            && !game.in_free_opening(state)
+        {
+            moves.sort_by_cached_key(|&mv| {
+                let mut after = state.clone();
+                game.make(&mut after, mv);
+                let (p, o) = (after.player() as u64, after.opponent() as u64);
+                exact.solver.estimate(p, o, ROOT_ORDER_PLIES).unwrap_or(0)
+            });
+            return;
+        }
         if self.exact.is_some() && moves.len() > 1 {
-            let anti = game.rules().goal == super::Goal::FewestDiscs;
             moves.sort_by_cached_key(|&mv| {
                 let mut after = state.clone();
                 game.make(&mut after, mv);

@@ -48,11 +48,11 @@ const EVAL_SORT_MIN: u32 = 12;
 const PATTERN_SORT_MIN: u32 = 16;
 
 /// Plies of the ordering search with the learned evaluation at a node with `empties` empties: deeper where the
-/// subtree is larger (two at 16 empties, three from 17, four from 21), as Zebra and Edax do.
+/// subtree is larger (two at 16 empties, three from 17, four from 20), as Zebra and Edax do.
 fn pattern_sort_plies(empties: u32) -> u32 {
     match empties {
         ..=16 => 2,
-        17..=20 => 3,
+        17..=19 => 3,
         _ => 4,
     }
 }
@@ -215,6 +215,18 @@ impl Solver {
             test = test.clamp(lower, upper);
         }
         if lower >= beta { lower } else { upper }
+    }
+
+    /// The learned evaluation of `p` to move against `o` searched `plies` deep, in hundredths of a disc, where it
+    /// applies (the most discs win): an estimate for ordering the moves of a position about to be solved.
+    pub fn estimate(&self, p: u64, o: u64, plies: u32) -> Option<i32> {
+        let patterns = weights::PatternWeights::embedded().ok()?;
+        #[cfg(target_arch = "x86_64")]
+        if super::bitboard::has_x86_features() {
+            // SAFETY: the CPU has every feature the `x86` tiers were compiled for.
+            return Some(unsafe { x86::estimate(p, o, plies, patterns) });
+        }
+        Some(portable::estimate(p, o, plies, patterns))
     }
 
     fn dispatch(&self, ctx: &mut Context, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {

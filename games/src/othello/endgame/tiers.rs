@@ -7,6 +7,7 @@ use super::table::{Bounds, key_of};
 use super::*;
 use crate::othello::bitboard::{NEIGHBOURS, flips, frontier_empties, last_flip_count, moves, stable};
 use crate::othello::eval::Weights;
+use crate::othello::weights::PatternWeights;
 
 /// The search tiers, compiled twice: portably, and on x86-64 with the bit-counting instructions (`popcnt`,
 /// `lzcnt`), which the baseline target lacks and which make the solver about a third faster. The solver picks
@@ -89,7 +90,7 @@ macro_rules! tiers {
                     let plies = pattern_sort_plies(n) - 1;
                     let leaf = |p, o, _| patterns.evaluate(p, o);
                     -look(np, no, plies, -GUESS_MAX, GUESS_MAX, &leaf) * 32
-                        - (reply.count_ones() as i32) * 1024
+                        - (reply.count_ones() as i32) * 2048
                 } else if n >= EVAL_SORT_MIN {
                     -look(np, no, 1, -GUESS_MAX, GUESS_MAX, &|p, o, legal| hand_features(p, o, legal)) * 8
                         - (reply.count_ones() as i32) * 1024
@@ -250,6 +251,13 @@ macro_rules! tiers {
                 }
             }
             best
+        }
+
+        /// The learned evaluation searched `depth` plies from the view of the owner of `p`, in hundredths of a
+        /// disc: the order of an exact search's root moves.
+        $(#[$attr])*
+        pub(crate) fn estimate(p: u64, o: u64, depth: u32, patterns: &PatternWeights) -> i32 {
+            look(p, o, depth, -GUESS_MAX, GUESS_MAX, &|p, o, _| patterns.evaluate(p, o))
         }
 
         /// The play evaluator's features and weights ([`Weights::default`]) from the view of the owner of `p`,
