@@ -248,7 +248,10 @@ impl Evaluator<Othello> for OthelloEval {
     fn search_moves(&self, game: &Othello, state: &Position, moves: &mut Vec<Move>) {
         game.legal_moves(state, moves);
         let anti = game.rules().goal == super::Goal::FewestDiscs;
-        if let Some(exact) = self.exact.as_ref().filter(|_| game.is_8x8() && !anti && moves.len() > 1)
+        if self.exact.is_some()
+            && game.is_8x8()
+            && !anti
+            && moves.len() > 1
             && game.empties(state) >= ROOT_ORDER_MIN
             && !game.in_free_opening(state)
         {
@@ -256,7 +259,7 @@ impl Evaluator<Othello> for OthelloEval {
                 let mut after = state.clone();
                 game.make(&mut after, mv);
                 let (p, o) = (after.player() as u64, after.opponent() as u64);
-                exact.solver.estimate(p, o, ROOT_ORDER_PLIES).unwrap_or(0)
+                Solver::estimate(p, o, ROOT_ORDER_PLIES).unwrap_or(0)
             });
             return;
         }

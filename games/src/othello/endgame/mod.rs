@@ -219,7 +219,8 @@ impl Solver {
 
     /// The learned evaluation of `p` to move against `o` searched `plies` deep, in hundredths of a disc, where it
     /// applies (the most discs win): an estimate for ordering the moves of a position about to be solved.
-    pub fn estimate(&self, p: u64, o: u64, plies: u32) -> Option<i32> {
+    #[must_use]
+    pub fn estimate(p: u64, o: u64, plies: u32) -> Option<i32> {
         let patterns = weights::PatternWeights::embedded().ok()?;
         #[cfg(target_arch = "x86_64")]
         if super::bitboard::has_x86_features() {
