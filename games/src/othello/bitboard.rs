@@ -269,8 +269,10 @@ pub(super) fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
 #[inline(always)]
 #[must_use]
 pub fn frontier_empties(o: u64, empty: u64) -> u64 {
-    let h = o & 0x7E7E_7E7E_7E7E_7E7E;
-    let around = (h << 1) | (h >> 1) | (o << 8) | (o >> 8) | (h << 7) | (h >> 7) | (h << 9) | (h >> 9);
+    // Discs that may step a column towards h (not on the h file) and towards a (not on the a file).
+    let (east, west) = (o & 0x7F7F_7F7F_7F7F_7F7F, o & 0xFEFE_FEFE_FEFE_FEFE);
+    let around =
+        (east << 1) | (west >> 1) | (o << 8) | (o >> 8) | (west << 7) | (east >> 7) | (east << 9) | (west >> 9);
     around & empty
 }
 
@@ -450,6 +452,17 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn frontier_empties_are_the_empties_next_to_a_disc() {
+        let mut rng = random::seeded(0x5eed_f00d_1234_4321);
+        for _ in 0..20_000 {
+            let (a, b): (u64, u64) = (rng.random(), rng.random());
+            let (o, empty) = (a & b, !(a & b) & rng.random::<u64>());
+            let expected = (0..64).filter(|&sq| empty & (1 << sq) != 0 && NEIGHBOURS[sq] & o != 0);
+            assert_eq!(frontier_empties(o, empty), expected.fold(0, |m, sq| m | 1 << sq), "o={o:#x} e={empty:#x}");
         }
     }
 
