@@ -149,9 +149,10 @@ mod tests {
     /// Sends `event` to a pick list (wrapped or not) whose state lives in `cache`; the event's status.
     fn send(wrapped: bool, cache: &mut Cache, event: Event) -> Status {
         let list = pick_list(OPTIONS, Some("Medium"), |s: &str| s.to_string()).width(200);
-        let element: Element<'_, String, Theme, ()> =
+        let element: Element<'_, String, Theme, iced::Renderer> =
             if wrapped { EscapeCloses::new(list).into() } else { list.into() };
-        let mut renderer = ();
+        // The software renderer: iced's null renderer `()` exists only in debug builds.
+        let mut renderer = iced::Renderer::new(iced::Font::DEFAULT, iced::Pixels(16.0));
         let mut ui = UserInterface::build(element, Size::new(400.0, 400.0), std::mem::take(cache), &mut renderer);
         let cursor = mouse::Cursor::Available(Point::new(8.0, 8.0));
         let (_, statuses) = ui.update(&[event], cursor, &mut renderer, &mut clipboard::Null, &mut Vec::new());
