@@ -96,6 +96,10 @@ pub struct SearchOptions {
     pub history: bool,
     /// Follow the evaluator's noisy moves past the horizon.
     pub quiescence: bool,
+    /// The most nodes quiescence may spend below one horizon node; past them every line stands pat. Forcing moves
+    /// of both sides can multiply into millions of lines (Gomoku's fours), and a depth-limited search has no clock
+    /// to end them.
+    pub quiescence_nodes: u64,
     /// Search to the end of the game: no horizon, and finished games score their margin rather than a mate value.
     pub exact: bool,
     /// Late-move reductions and pruning: quiet moves (as [`Evaluator::is_quiet`] says) that come late in the order
@@ -121,6 +125,7 @@ impl Default for SearchOptions {
             killers: true,
             history: true,
             quiescence: true,
+            quiescence_nodes: 10_000,
             exact: false,
             late_move_reductions: false,
             extensions: false,
@@ -366,6 +371,7 @@ impl<G: Game> Searcher<G> {
             flushed: 0,
             aborted: false,
             hit_horizon: false,
+            quiescence_end: 0,
             iteration_depth: 0,
             excluded,
             previous_best: None,
@@ -433,6 +439,8 @@ struct Run<'a, G: Game, E: Evaluator<G>> {
     flushed: u64,
     aborted: bool,
     hit_horizon: bool,
+    /// The node count past which the quiescence under way stands pat (see [`SearchOptions::quiescence_nodes`]).
+    quiescence_end: u64,
     /// The nominal depth of the current iteration, which bounds extensions.
     iteration_depth: usize,
     /// Root moves left out of this search.
@@ -848,6 +856,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         // Step 4. At the horizon, resolve forcing moves (quiescence) and evaluate.
         if (depth <= 0 && !self.options.exact) || ply >= MAX_PLY {
             self.hit_horizon = true;
+            self.quiescence_end = self.nodes.saturating_add(self.options.quiescence_nodes);
             return self.quiesce(state, alpha, beta, ply, 0);
         }
 
@@ -955,7 +964,12 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             deeper_entry = entry.depth > 0;
         }
         let stand_pat = self.evaluator.evaluate(game, state);
-        if !self.options.quiescence || stand_pat >= beta || ply >= MAX_PLY || qply >= MAX_QUIESCENCE_PLIES {
+        if !self.options.quiescence
+            || stand_pat >= beta
+            || ply >= MAX_PLY
+            || qply >= MAX_QUIESCENCE_PLIES
+            || self.nodes >= self.quiescence_end
+        {
             return stand_pat;
         }
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);

@@ -262,6 +262,39 @@ fn quiescence_equals_minimax_with_quiescence() {
     }
 }
 
+/// [`RandomEval`] with every move noisy: quiescence past the horizon would search the whole tree.
+struct AllNoisy;
+
+impl Evaluator<RandomTree> for AllNoisy {
+    fn evaluate(&self, g: &RandomTree, n: &support::random_tree::Node) -> Score {
+        RandomEval.evaluate(g, n)
+    }
+
+    fn noisy_moves(&self, g: &RandomTree, n: &support::random_tree::Node, moves: &mut Vec<u8>) {
+        g.legal_moves(n, moves);
+    }
+}
+
+/// A depth-limited search, which has no clock, ends even when quiescence could follow noisy moves through
+/// millions of lines: each horizon node spends at most its quiescence budget.
+#[test]
+fn quiescence_keeps_to_its_node_budget() {
+    let tree = RandomTree { seed: 1, max_branching: 16, height: 60 };
+    let root = tree.initial_state();
+    let safety = Limits { depth: Some(2), nodes: Some(2_000_000), ..Limits::default() };
+    let unbounded = SearchOptions { quiescence_nodes: u64::MAX, ..SearchOptions::default() };
+    assert!(search_once(&tree, &AllNoisy, &root, &safety, &unbounded).stopped, "the tree is too small to show it");
+    for budget in [0u64, 50, 1_000] {
+        let options = SearchOptions { quiescence_nodes: budget, ..SearchOptions::default() };
+        let r = search_once(&tree, &AllNoisy, &root, &safety, &options);
+        assert!(!r.stopped && r.depth == 2, "budget {budget}: stopped at depth {}", r.depth);
+        // Two iterations with at most 16 + 256 horizon nodes, each searched at most a few times (aspiration
+        // and null-window re-searches); each spends its budget and one more node per move it tries.
+        let bound = 4 * (16 + 256) * (budget + 16 + 1);
+        assert!(r.nodes <= bound, "budget {budget}: {} nodes, more than {bound}", r.nodes);
+    }
+}
+
 #[test]
 fn tic_tac_toe_is_a_proven_draw() {
     let game = TicTacToe::default();
@@ -333,7 +366,7 @@ fn every_tic_tac_toe_position_matches_minimax() {
 }
 
 fn big_tree() -> RandomTree {
-    RandomTree { seed: 99, max_branching: 12, height: 60 }
+    RandomTree { seed: 1, max_branching: 16, height: 60 }
 }
 
 #[test]
