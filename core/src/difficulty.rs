@@ -122,6 +122,7 @@ impl Level {
             seed,
             late_move_reductions: true,
             extensions: true,
+            futility: true,
             ..SearchOptions::default()
         }
     }

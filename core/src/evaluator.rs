@@ -33,6 +33,13 @@ pub trait Evaluator<G: Game>: Sync {
         false
     }
 
+    /// How far below its static evaluation a search `depth` plies deep could still bring this position, for the
+    /// side to move: when the evaluation beats beta by more, the node is cut without a search (futility pruning).
+    /// `None` (the default) where the evaluation cannot be trusted so (Gomoku: a threat waiting to be answered).
+    fn futility_margin(&self, _game: &G, _state: &G::State, _depth: i32) -> Option<Score> {
+        None
+    }
+
     /// The forcing moves that quiescence search follows past the depth limit (Gomoku: fours). Empty by default,
     /// which turns quiescence into a plain static evaluation.
     fn noisy_moves(&self, _game: &G, _state: &G::State, _moves: &mut Vec<G::Move>) {}

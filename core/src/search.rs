@@ -110,6 +110,10 @@ pub struct SearchOptions {
     /// Forcing moves (as [`Evaluator::is_forcing`] says) are searched one ply deeper, up to twice the iteration's
     /// depth from the root, so that forced sequences are seen to their end. Changes the root value; off by default.
     pub extensions: bool,
+    /// Futility pruning: off the principal variation, a node whose static evaluation beats beta by the
+    /// evaluator's margin ([`Evaluator::futility_margin`]) returns the evaluation unsearched. Changes the root
+    /// value; off by default.
+    pub futility: bool,
     /// Choose at random among root moves scoring within this margin of the best (0: always the best).
     pub randomness: Score,
     /// The seed for root randomness, so games can be replayed.
@@ -129,6 +133,7 @@ impl Default for SearchOptions {
             exact: false,
             late_move_reductions: false,
             extensions: false,
+            futility: false,
             randomness: 0,
             seed: 0,
         }
@@ -876,6 +881,18 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                     self.hit_horizon = true;
                 }
                 return value;
+            }
+        }
+
+        // Step 5b. Futility pruning: far enough above beta, the static evaluation is taken as a lower bound.
+        if self.options.futility && !is_pv && beta > -score::MATE_BOUND {
+            let evaluator = self.evaluator;
+            if let Some(margin) = evaluator.futility_margin(game, state, depth) {
+                let eval = evaluator.evaluate(game, state);
+                if eval < score::MATE_BOUND && eval - margin >= beta {
+                    self.hit_horizon = true;
+                    return eval;
+                }
             }
         }
 

@@ -642,6 +642,53 @@ fn late_move_reductions_apply_only_to_quiet_moves() {
     assert!(fewer >= 25, "reductions saved nodes in only {fewer} of 30 trees");
 }
 
+/// [`RandomEval`] with a futility margin of `per_ply` times the depth.
+struct Futile {
+    per_ply: Score,
+}
+
+impl Evaluator<RandomTree> for Futile {
+    fn evaluate(&self, g: &RandomTree, n: &support::random_tree::Node) -> Score {
+        RandomEval.evaluate(g, n)
+    }
+
+    fn futility_margin(&self, _g: &RandomTree, _n: &support::random_tree::Node, depth: i32) -> Option<Score> {
+        Some(self.per_ply * depth)
+    }
+}
+
+/// Futility pruning changes nothing where the evaluator gives no margin, or one no evaluation can exceed (the
+/// random evaluations lie within ±1000, so minimax still holds); with a small margin it saves nodes and still
+/// answers with a legal move.
+#[test]
+fn futility_pruning_cuts_only_within_the_evaluators_margin() {
+    let futile = SearchOptions { futility: true, ..SearchOptions::default() };
+    let mut fewer = 0;
+    for seed in 0..30u64 {
+        let tree = RandomTree { seed: seed + 80_000, max_branching: 12, height: 8 };
+        let root = tree.initial_state();
+        if tree.outcome(&root).is_some() {
+            continue;
+        }
+        let depth = 2 + (seed % 4) as i32;
+        let limits = Limits::depth(depth as u32);
+        let plain = search_once(&tree, &RandomEval, &root, &limits, &SearchOptions::default());
+        let inert = search_once(&tree, &RandomEval, &root, &limits, &futile);
+        assert_eq!((inert.nodes, inert.score, inert.best_move), (plain.nodes, plain.score, plain.best_move));
+        let wide = Futile { per_ply: 3_000 };
+        let (value, best) = oracle(&tree, &wide, &root, depth, true);
+        let wide = search_once(&tree, &wide, &root, &limits, &futile);
+        assert_eq!(wide.score, value, "seed {seed}");
+        assert!(best.contains(&wide.best_move.expect("a move")), "seed {seed}");
+        let narrow = search_once(&tree, &Futile { per_ply: 0 }, &root, &limits, &futile);
+        let mut moves = Vec::new();
+        tree.legal_moves(&root, &mut moves);
+        assert!(moves.contains(&narrow.best_move.expect("a move")), "seed {seed}");
+        fewer += usize::from(narrow.nodes < plain.nodes);
+    }
+    assert!(fewer >= 20, "futility pruning saved nodes in only {fewer} of 30 trees");
+}
+
 /// On the clock, a position with one move is answered after the first iteration instead of using the time.
 #[test]
 fn a_forced_move_on_the_clock_takes_one_iteration() {

@@ -91,6 +91,11 @@ fn decided(game: &Gomoku, state: &GomokuState) -> Option<Score> {
     own_open_four.then_some(WIN / 2)
 }
 
+/// The futility margin per ply of depth (see [`Evaluator::futility_margin`]): about three fours' worth. At
+/// 100,000 nodes a move, freestyle, 100 games from the suite against the same engine without futility pruning:
+/// 300 scored 41%, 600 55%, 1000 58%, 1500 53%.
+const FUTILITY_MARGIN_PER_PLY: Score = 1_000;
+
 impl GomokuEvaluator {
     /// Adds the forced replies and returns `true`: the own five if any, else the defences against the opponent's
     /// fives. Returns `false` (adding nothing) when nothing is forced or no defence is legal.
@@ -184,6 +189,13 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
         let own = color_of(state.side);
         let threats = state.threats();
         !makes_threat(threats.lines(mv.index(), own)) && !makes_threat(threats.lines(mv.index(), 3 - own))
+    }
+
+    fn futility_margin(&self, _game: &Gomoku, state: &GomokuState, depth: i32) -> Option<Score> {
+        let threats = state.threats();
+        let opponent = 3 - color_of(state.side);
+        let threatened = threats.count(opponent, Flag::Five) > 0 || threats.count(opponent, Flag::OpenFour) > 0;
+        (!threatened).then(|| FUTILITY_MARGIN_PER_PLY * depth)
     }
 
     fn is_forcing(&self, _game: &Gomoku, state: &GomokuState, mv: Move) -> bool {
