@@ -10,6 +10,7 @@ use tabula_core::{Evaluator, Game, GameResult, Level, Levels, Limits, Player, Se
 use tabula_games::engine::Engine;
 use tabula_games::gomoku::notation::parse_moves;
 use tabula_games::gomoku::patterns::Pattern;
+use tabula_games::gomoku::threats::Flag;
 use tabula_games::gomoku::vct::VctSolver;
 use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule, color_of};
 
@@ -39,6 +40,25 @@ fn takes_a_win_in_one_under_every_rule() {
         let (mv, _) = best(&game, &state, &level);
         assert_eq!(game.format_move(mv), "h12", "{rule:?}");
     }
+}
+
+#[test]
+fn quiescence_follows_only_the_fours_near_the_last_stone() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    // Black's three on row 1 (b2-d2) far from the three on column h (h8-h10), placed last.
+    let black = [(1, 1), (2, 1), (3, 1), (7, 7), (7, 8), (7, 9)];
+    let white = [(14, 14), (12, 14), (14, 12), (0, 14), (14, 0), (10, 14)];
+    let state = game.setup(&black, &white, Player::First).expect("a position");
+    let point = |x, y| game.move_xy(x, y).expect("on the board").index();
+    let all_fours: Vec<usize> = state.threats().flagged(color_of(Player::First), Flag::Four).collect();
+    assert!(all_fours.contains(&point(4, 1)), "the far three makes fours too");
+    let mut noisy = Vec::new();
+    GomokuEvaluator.noisy_moves(&game, &state, &mut noisy);
+    let mut noisy: Vec<usize> = noisy.iter().map(|m| m.index()).collect();
+    noisy.sort_unstable();
+    let mut near = vec![point(7, 5), point(7, 6), point(7, 10), point(7, 11)];
+    near.sort_unstable();
+    assert_eq!(noisy, near, "only the fours within reach of h10");
 }
 
 #[test]

@@ -46,6 +46,14 @@ impl Geometry {
     pub fn cells(&self) -> usize {
         self.width * self.width
     }
+
+    /// Whether `a` and `b` are close enough for a stone on one to build on a stone on the other: within the 5 x 5
+    /// box around it, or on one of its lines at most four points away (where one five can hold both).
+    #[must_use]
+    pub fn within_reach(&self, a: usize, b: usize) -> bool {
+        let (dx, dy) = ((a % self.width).abs_diff(b % self.width), (a / self.width).abs_diff(b / self.width));
+        (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
+    }
 }
 
 /// Stones, line keys and neighbour counts. Placing and removing a stone are exact inverses.

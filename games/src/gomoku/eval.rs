@@ -211,8 +211,14 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
         if threats.count(3 - own, Flag::Five) > 0 {
             return;
         }
+        // Only the fours within reach of the side's last stone: a sequence of fours builds each on the one before.
+        let last = state.last_stone(own);
+        let geo = game.geometry();
         moves.extend(
-            threats.flagged(own, Flag::Four).filter(|&p| game.legal_for(state, p, own)).map(|p| game.move_of_index(p)),
+            threats
+                .flagged(own, Flag::Four)
+                .filter(|&p| last.is_none_or(|q| geo.within_reach(p, q)) && game.legal_for(state, p, own))
+                .map(|p| game.move_of_index(p)),
         );
     }
 }

@@ -55,6 +55,8 @@ pub struct GomokuState {
     hash: u64,
     outcome: Option<Outcome>,
     threats: Threats,
+    /// The points of the stones in the order they were placed, the last at the end.
+    placed: Vec<u16>,
 }
 
 impl GomokuState {
@@ -62,6 +64,12 @@ impl GomokuState {
     #[must_use]
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// The point of the last stone of `color` placed (in a set-up position, the last in the setup's order).
+    #[must_use]
+    pub fn last_stone(&self, color: u8) -> Option<usize> {
+        self.placed.iter().rev().map(|&p| usize::from(p)).find(|&p| self.board.cells[p] == color)
     }
 
     /// The number of stones on the board.
@@ -368,6 +376,7 @@ impl Gomoku {
                     return None;
                 }
                 state.board.place(&self.geo, mv.index(), color);
+                state.placed.push(mv.index() as u16);
             }
         }
         state.threats = Threats::new(self, &state.board);
@@ -422,7 +431,14 @@ impl Game for Gomoku {
 
     fn initial_state(&self) -> GomokuState {
         let threats = Threats::new(self, &self.empty);
-        GomokuState { board: self.empty.clone(), side: Player::First, hash: 0, outcome: None, threats }
+        GomokuState {
+            board: self.empty.clone(),
+            side: Player::First,
+            hash: 0,
+            outcome: None,
+            threats,
+            placed: Vec::new(),
+        }
     }
 
     fn side_to_move(&self, state: &GomokuState) -> Player {
@@ -445,6 +461,7 @@ impl Game for Gomoku {
         let color = color_of(state.side);
         state.board.place(&self.geo, p, color);
         let undo = state.threats.place(self, &state.board, p);
+        state.placed.push(p as u16);
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.side = state.side.opponent();
         state.outcome = if self.winning_run(&state.board, p, color).is_some() {
@@ -463,6 +480,7 @@ impl Game for Gomoku {
         let color = color_of(state.side);
         state.board.remove(&self.geo, p, color);
         state.threats.take_back(self, &state.board, p, &undo);
+        state.placed.pop();
         state.hash ^= self.zobrist[p][usize::from(color - 1)] ^ self.side_key;
         state.outcome = None;
     }
