@@ -26,9 +26,12 @@ pub struct Args {
     /// Root moves within this many points of the best may be chosen, so that games differ.
     #[arg(long, default_value_t = 100)]
     randomness: i32,
-    /// Stones of each random opening.
+    /// Stones of each random opening (with `--suite`, random stones after the suite's).
     #[arg(long, default_value_t = 3)]
     opening: usize,
+    /// Start the games from the rule's balanced opening suite (in turn), then `--opening` random stones.
+    #[arg(long)]
+    suite: bool,
     /// Adam steps (passes over all samples).
     #[arg(long, default_value_t = 400)]
     steps: usize,
@@ -92,8 +95,14 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             game = game.with_values(RuleValues::hand_set());
         }
         let start = *game.values();
-        let spec =
-            SelfPlay { games: args.games, opening: args.opening, level: level.clone(), seed: args.seed, threads };
+        let spec = SelfPlay {
+            games: args.games,
+            opening: args.opening,
+            suite: args.suite,
+            level: level.clone(),
+            seed: args.seed,
+            threads,
+        };
         let games = bar(args.games as u64, "games")?;
         games.set_prefix(rule.name());
         let samples = fitting::self_play(&game, &spec, &|| games.inc(1));
@@ -115,12 +124,13 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         file.insert(rule.id().to_string(), fitted);
     }
     let made_by = format!(
-        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {} --steps {} --rate {}{} \
+        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {}{} --steps {} --rate {}{} \
          --seed {} (the rules not listed kept their values)\n# {}",
         args.games,
         args.depth,
         args.randomness,
         args.opening,
+        if args.suite { " --suite" } else { "" },
         args.steps,
         args.rate,
         if args.from_hand { " --from-hand" } else { "" },

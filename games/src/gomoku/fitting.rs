@@ -3,12 +3,14 @@
 //! game's result, and the values are moved (Adam) to minimise the cross-entropy between the logistic of the
 //! evaluation and those results.
 
-use tabula_core::{Game, GameResult, Level, random};
+use rand::seq::IndexedRandom;
+use tabula_core::{Evaluator, Game, GameResult, Level, random};
 
 use super::eval::features;
 use super::values::{FEATURES, LIMIT, RuleValues};
-use super::{Gomoku, color_of};
+use super::{Gomoku, GomokuEvaluator, Move, color_of};
 use crate::arena::random_opening;
+use crate::board::BoardGame;
 use crate::engine::Engine;
 
 /// One position of a self-play game, from the side to move's view.
@@ -27,8 +29,11 @@ pub struct Sample {
 pub struct SelfPlay {
     /// Games to play.
     pub games: usize,
-    /// Stones of each random opening.
+    /// Stones of each random opening (after the suite's stones, with `suite`).
     pub opening: usize,
+    /// Start each game from the next opening of the rule's balanced suite, so that games are not decided by the
+    /// colour: from random openings Black wins most of them.
+    pub suite: bool,
     /// The level both sides play (a fixed depth with some randomness, so games differ).
     pub level: Level,
     /// The seed of the openings and the randomness.
@@ -40,6 +45,7 @@ pub struct SelfPlay {
 /// Plays the self-play games and returns their samples, in game order whatever the threads (so a seed gives the
 /// same samples). `on_game` hears each finished game.
 pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) -> Vec<Sample> {
+    let suite = if spec.suite { game.balanced_openings() } else { Vec::new() };
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut per_game: Vec<(usize, Vec<Sample>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..spec.threads.max(1))
@@ -52,7 +58,8 @@ pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) ->
                         if i >= spec.games {
                             break;
                         }
-                        done.push((i, play_one(&mut engine, spec, spec.seed.wrapping_add(i as u64))));
+                        let start = suite.get(i % suite.len().max(1)).map_or(&[][..], Vec::as_slice);
+                        done.push((i, play_one(&mut engine, spec, start, spec.seed.wrapping_add(i as u64))));
                         on_game();
                     }
                     done
@@ -66,13 +73,28 @@ pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) ->
     per_game.into_iter().flat_map(|(_, samples)| samples).collect()
 }
 
-/// One self-play game's samples.
-fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, seed: u64) -> Vec<Sample> {
+/// One self-play game's samples, from the opening `start` and then `spec.opening` random stones.
+fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], seed: u64) -> Vec<Sample> {
     let game = engine.game().clone();
     let mut rng = random::seeded(seed);
     let mut state = game.initial_state();
-    for mv in random_opening(&game, spec.opening, &mut rng) {
-        game.make(&mut state, mv);
+    if start.is_empty() {
+        for mv in random_opening(&game, spec.opening, &mut rng) {
+            game.make(&mut state, mv);
+        }
+    } else {
+        for &mv in start {
+            game.make(&mut state, mv);
+        }
+        let mut moves = Vec::new();
+        for _ in 0..spec.opening {
+            moves.clear();
+            GomokuEvaluator.search_moves(&game, &state, &mut moves);
+            match moves.choose(&mut rng) {
+                Some(&mv) if game.outcome(&state).is_none() => game.make(&mut state, mv),
+                _ => break,
+            };
+        }
     }
     engine.clear();
     let mut positions = Vec::new();
@@ -209,12 +231,26 @@ mod tests {
     #[test]
     fn self_play_samples_replay_and_the_fit_lowers_the_loss() {
         let game = Gomoku::new(9, WinRule::Freestyle).expect("rules");
-        let spec = SelfPlay { games: 6, opening: 3, level: Level::custom(1), seed: 5, threads: 2 };
+        let spec = SelfPlay { games: 6, opening: 3, suite: false, level: Level::custom(1), seed: 5, threads: 2 };
         let samples = self_play(&game, &spec, &|| {});
         assert!(samples.len() > 20, "{} samples", samples.len());
         assert_eq!(samples, self_play(&game, &SelfPlay { threads: 1, ..spec }, &|| {}));
         let start = RuleValues::hand_set();
         let fitted = fit(&start, &samples, &Fit { steps: 200, rate: 5.0, pull: 0.0 }, &|_| {});
         assert!(loss(&fitted, &samples) < loss(&start, &samples));
+    }
+
+    /// With `suite`, games start from the balanced suite's openings in turn: the first sample of the first game is
+    /// the position after the suite's first opening.
+    #[test]
+    fn suite_games_start_from_the_suite() {
+        let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+        let spec = SelfPlay { games: 1, opening: 0, suite: true, level: Level::custom(1), seed: 5, threads: 1 };
+        let samples = self_play(&game, &spec, &|| {});
+        let first = &game.balanced_openings()[0];
+        let state = game.play_all(first).expect("a legal opening");
+        let expected = features(&game, &state).expect("an undecided opening");
+        assert_eq!(samples.first().map(|s| s.features), Some(expected));
+        assert_eq!(samples[0].mover, first.len() % 2, "the side to move after the opening");
     }
 }

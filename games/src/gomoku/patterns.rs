@@ -40,8 +40,11 @@ pub enum Pattern {
     Dead = 0,
     /// A lone stone with room for five.
     One,
-    /// Two stones within a free five-cell span.
+    /// Two stones within a free five-cell span that no one more stone turns into an open three.
     Two,
+    /// Two stones that one more stone turns into an open three (Rapfi's flex two): the shape threats are built
+    /// from.
+    OpenTwo,
     /// A three that can become a four, but not a straight four.
     Three,
     /// A three that can become a straight four.
@@ -60,10 +63,11 @@ pub enum Pattern {
 
 impl Pattern {
     /// Every pattern, in order.
-    pub const ALL: [Pattern; 10] = [
+    pub const ALL: [Pattern; 11] = [
         Pattern::Dead,
         Pattern::One,
         Pattern::Two,
+        Pattern::OpenTwo,
         Pattern::Three,
         Pattern::OpenThree,
         Pattern::Four,
@@ -231,8 +235,38 @@ fn classify(rule: LineRule, mut cells: [u8; 11]) -> u8 {
     match best {
         None => Pattern::Dead as u8,
         Some(1) => Pattern::One as u8,
+        Some(_) if makes_open_three(rule, &mut cells) => Pattern::OpenTwo as u8,
         Some(_) => Pattern::Two as u8,
     }
+}
+
+/// Whether one more own stone turns the line through the centre into an open three. Only a point inside a
+/// six-cell window with empty ends and three more cells empty or own can, so only those are tried.
+fn makes_open_three(rule: LineRule, cells: &mut [u8; 11]) -> bool {
+    let mut tried = 0u16;
+    for s in 0..=5 {
+        let window = &cells[s..s + 6];
+        let inside = &window[1..5];
+        if !(s < HALF && HALF < s + 5) || window[0] != EMPTY || window[5] != EMPTY {
+            continue;
+        }
+        if inside.iter().any(|&c| c != EMPTY && c != BLACK) {
+            continue;
+        }
+        for q in s + 1..s + 5 {
+            if cells[q] != EMPTY || tried & (1 << q) != 0 {
+                continue;
+            }
+            tried |= 1 << q;
+            cells[q] = BLACK;
+            let open = straight_four_points_of(rule, cells) != 0;
+            cells[q] = EMPTY;
+            if open {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Whether one opponent stone stops every Caro five through the centre (by closing both ends of the five to come).
@@ -310,7 +344,14 @@ mod tests {
         assert_eq!(at(free, "..X.X_X.X.."), Pattern::DoubleFour);
         assert_eq!(at(exact, "....X_X...."), Pattern::OpenThree);
         assert_eq!(at(exact, "...OX_X...."), Pattern::Three);
-        assert_eq!(at(exact, "....._X...."), Pattern::Two);
+        assert_eq!(at(exact, "....._X...."), Pattern::OpenTwo);
+        assert_eq!(at(exact, "....._.X..."), Pattern::OpenTwo);
+        assert_eq!(at(exact, "....._..X.."), Pattern::OpenTwo, "_XX.X_ is an open three");
+        assert_eq!(at(exact, ".O..._X..O."), Pattern::OpenTwo);
+        assert_eq!(at(exact, "....O_X...."), Pattern::Two, "closed on one side");
+        assert_eq!(at(exact, "..O.._X.O.."), Pattern::Two, "room for a five but not for a straight four");
+        assert_eq!(at(exact, "....._...X."), Pattern::Two, "too far apart for an open three");
+        assert_eq!(at(exact, "#####_X...."), Pattern::Two, "against the edge");
         assert_eq!(at(exact, "....O_O...."), Pattern::Dead);
         assert_ne!(at(caro, "OXXXX_O...."), Pattern::Five);
         assert_eq!(at(caro, "#XXXX_O...."), Pattern::Five);

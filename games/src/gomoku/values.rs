@@ -15,12 +15,30 @@ use serde::{Deserialize, Serialize};
 use super::WinRule;
 use super::patterns::Pattern;
 
-/// The number of fitted features: seven line patterns and three combinations of lines.
-pub const FEATURES: usize = 10;
+/// The number of fitted features: eight line patterns and seven combinations of lines.
+pub const FEATURES: usize = 15;
 
 /// The features' names, in index order, as the values file lists them.
-pub const FEATURE_NAMES: [&str; FEATURES] =
-    ["one", "two", "three", "open-three", "four", "double-four", "open-four", "four-four", "four-three", "three-three"];
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "one",
+    "two",
+    "open-two",
+    "three",
+    "open-three",
+    "four",
+    "double-four",
+    "open-four",
+    "four-four",
+    "four-three",
+    "four-two",
+    "three-three",
+    "open-three-two",
+    "three-two",
+    "two-two",
+];
+
+/// The index of the first combination feature: a point counts at most one, the strongest its lines make.
+pub const COMBINATIONS: usize = 8;
 
 /// The fixed value of a point that completes a five.
 pub const FIVE: i32 = 20_000;
@@ -73,7 +91,7 @@ impl RuleValues {
     /// of the waiting side's.
     #[must_use]
     pub fn hand_set() -> RuleValues {
-        let waiting = [2, 12, 50, 180, 220, 3_000, 3_000, 3_000, 1_500, 700];
+        let waiting = [2, 12, 12, 50, 180, 220, 3_000, 3_000, 3_000, 1_500, 0, 700, 0, 0, 0];
         let to_move = waiting.map(|v| (v * 5 + 2) / 4);
         let color = ColorValues { to_move, waiting };
         RuleValues { black: color, white: color }
@@ -164,31 +182,50 @@ pub fn embedded(rule: WinRule) -> &'static RuleValues {
         .unwrap_or_else(|| HAND.get_or_init(RuleValues::hand_set))
 }
 
-/// Adds the features of one point (the four line patterns a stone there makes) to `counts`.
+/// Adds the features of one point (the four line patterns a stone there makes) to `counts`: each line's
+/// pattern, and the strongest combination of lines, as Rapfi's classical evaluation and move scores tell them
+/// apart (a four with an open three, a four with a lesser three or a two, an open three with a three or an open
+/// two, a closed three with the same, two open twos).
 pub fn add_features(lines: &[Pattern; 4], counts: &mut [i32; FEATURES]) {
-    let mut fours = 0;
-    let mut threes = 0;
+    let [mut fours, mut open_threes, mut threes, mut open_twos, mut twos] = [0; 5];
     for &line in lines {
         let feature = match line {
             Pattern::One => 0,
             Pattern::Two => 1,
-            Pattern::Three => 2,
-            Pattern::OpenThree => 3,
-            Pattern::Four => 4,
-            Pattern::DoubleFour => 5,
-            Pattern::OpenFour => 6,
+            Pattern::OpenTwo => 2,
+            Pattern::Three => 3,
+            Pattern::OpenThree => 4,
+            Pattern::Four => 5,
+            Pattern::DoubleFour => 6,
+            Pattern::OpenFour => 7,
             Pattern::Dead | Pattern::Five | Pattern::Overline => continue,
         };
         counts[feature] += 1;
         fours += i32::from(line.is_four());
-        threes += i32::from(line == Pattern::OpenThree);
+        open_threes += i32::from(line == Pattern::OpenThree);
+        threes += i32::from(line == Pattern::Three);
+        open_twos += i32::from(line == Pattern::OpenTwo);
+        twos += i32::from(line == Pattern::Two);
     }
-    if fours >= 2 {
-        counts[7] += 1;
-    } else if fours == 1 && threes >= 1 {
-        counts[8] += 1;
-    } else if threes >= 2 {
-        counts[9] += 1;
+    let combination = if fours >= 2 {
+        Some(0)
+    } else if fours == 1 && open_threes >= 1 {
+        Some(1)
+    } else if fours == 1 && threes + open_twos + twos >= 1 {
+        Some(2)
+    } else if open_threes >= 2 {
+        Some(3)
+    } else if open_threes == 1 && threes + open_twos >= 1 {
+        Some(4)
+    } else if threes >= 1 && threes + open_twos >= 2 {
+        Some(5)
+    } else if open_twos >= 2 {
+        Some(6)
+    } else {
+        None
+    };
+    if let Some(c) = combination {
+        counts[COMBINATIONS + c] += 1;
     }
 }
 
@@ -212,7 +249,7 @@ mod tests {
         let again = parse(&format(&file, "test").expect("format")).expect("written values read back");
         assert_eq!(again, file);
         let mut broken = file.clone();
-        broken.get_mut("caro").expect("caro").white.waiting[3] = LIMIT + 1;
+        broken.get_mut("caro").expect("caro").white.waiting[4] = LIMIT + 1;
         let error = parse(&format(&broken, "test").expect("format")).expect_err("out of range");
         assert!(error.to_string().contains("open-three"), "{error}");
         broken.remove("caro");
@@ -225,6 +262,8 @@ mod tests {
         let row = RuleValues::hand_set().black.waiting;
         let lines = [Pattern::OpenThree, Pattern::OpenThree, Pattern::Two, Pattern::Dead];
         assert_eq!(point_value(&row, &lines), 180 + 180 + 12 + 700);
+        let lines = [Pattern::OpenTwo, Pattern::Three, Pattern::OpenTwo, Pattern::Dead];
+        assert_eq!(point_value(&row, &lines), 12 + 50 + 12, "a closed three and open twos: no hand-set bonus");
         let lines = [Pattern::Four, Pattern::OpenThree, Pattern::Five, Pattern::One];
         assert_eq!(point_value(&row, &lines), 220 + 180 + FIVE + 2 + 1_500);
     }
