@@ -38,6 +38,13 @@ pub struct Args {
     /// Adam's step size, in value units.
     #[arg(long, default_value_t = 4.0)]
     rate: f64,
+    /// Fit a value per shape (combination of four line patterns) on top of the features' values.
+    #[arg(long)]
+    shapes: bool,
+    /// With `--shapes`, the pull of the shape values towards nothing (comma-separated to try several: the one
+    /// with the lowest loss on the held-back games is kept).
+    #[arg(long, value_delimiter = ',', default_value = "1e-7")]
+    shape_pull: Vec<f64>,
     /// Start from the hand-set values instead of the embedded ones (the self-play games use them too).
     #[arg(long)]
     from_hand: bool,
@@ -87,14 +94,15 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         return Err(format!("--depth or --randomness: {problem}"));
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut file: ValuesFile = WinRule::ALL.iter().map(|&r| (r.id().to_string(), *values::embedded(r))).collect();
+    let mut file: ValuesFile =
+        WinRule::ALL.iter().map(|&r| (r.id().to_string(), values::embedded(r).clone())).collect();
     let mut notes = Vec::new();
     for rule in rules {
         let mut game = Gomoku::new(15, rule).map_err(|e| e.to_string())?;
         if args.from_hand {
             game = game.with_values(RuleValues::hand_set());
         }
-        let start = *game.values();
+        let start = game.values().clone();
         let spec = SelfPlay {
             games: args.games,
             opening: args.opening,
@@ -107,24 +115,42 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         games.set_prefix(rule.name());
         let samples = fitting::self_play(&game, &spec, &|| games.inc(1));
         games.finish_and_clear();
-        let steps = bar(args.steps as u64, "steps")?;
-        steps.set_prefix(rule.name());
-        let fit = Fit { steps: args.steps, rate: args.rate, pull: 0.0 };
-        let fitted = fitting::fit(&start, &samples, &fit, &|_| steps.inc(1));
-        steps.finish_and_clear();
-        let (before, after) = (fitting::loss(&start, &samples), fitting::loss(&fitted, &samples));
+        // Every tenth game is held back to measure the fit on games it has not seen.
+        let (held, train): (Vec<_>, Vec<_>) = samples.into_iter().partition(|s| s.game % 10 == 9);
+        let pulls = if args.shapes { args.shape_pull.clone() } else { vec![0.0] };
+        let mut best: Option<(f64, f64, RuleValues)> = None;
+        for &shape_pull in &pulls {
+            let steps = bar(args.steps as u64, "steps")?;
+            steps.set_prefix(rule.name());
+            let fit = Fit { steps: args.steps, rate: args.rate, pull: 0.0, shapes: args.shapes, shape_pull };
+            let fitted = fitting::fit(&start, &train, &fit, &|_| steps.inc(1));
+            steps.finish_and_clear();
+            let held_loss = fitting::loss(&fitted, &held);
+            if args.shapes {
+                say!("{}: shape pull {shape_pull:e}: held-back loss {held_loss:.4}", rule.id());
+            }
+            if best.as_ref().is_none_or(|(loss, _, _)| held_loss < *loss) {
+                best = Some((held_loss, shape_pull, fitted));
+            }
+        }
+        let (held_after, shape_pull, fitted) = best.ok_or("--shape-pull needs at least one value")?;
+        let (before, after) = (fitting::loss(&start, &train), fitting::loss(&fitted, &train));
+        let held_before = fitting::loss(&start, &held);
+        let shapes = if args.shapes { format!(", shape pull {shape_pull:e}") } else { String::new() };
         let note = format!(
-            "{}: {} samples from {} games, loss {before:.4} -> {after:.4}",
+            "{}: {} samples from {} games, loss {before:.4} -> {after:.4}; every tenth game held back ({} samples): \
+             loss {held_before:.4} -> {held_after:.4}{shapes}",
             rule.id(),
-            samples.len(),
-            args.games
+            train.len(),
+            args.games,
+            held.len(),
         );
         say!("{note}");
         notes.push(note);
         file.insert(rule.id().to_string(), fitted);
     }
     let made_by = format!(
-        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {}{} --steps {} --rate {}{} \
+        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {}{} --steps {} --rate {}{}{} \
          --seed {} (the rules not listed kept their values)\n# {}",
         args.games,
         args.depth,
@@ -134,6 +160,14 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         args.steps,
         args.rate,
         if args.from_hand { " --from-hand" } else { "" },
+        if args.shapes {
+            format!(
+                " --shapes --shape-pull {}",
+                args.shape_pull.iter().map(|p| format!("{p:e}")).collect::<Vec<_>>().join(",")
+            )
+        } else {
+            String::new()
+        },
         args.seed,
         notes.join("\n# ")
     );

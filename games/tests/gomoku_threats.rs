@@ -7,10 +7,10 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 use tabula_core::random::{self, SeededRng};
 use tabula_core::{Evaluator, Game};
-use tabula_games::gomoku::eval::features;
+use tabula_games::gomoku::eval::shape_counts;
 use tabula_games::gomoku::patterns::{BLACK, EMPTY, Pattern, WHITE};
 use tabula_games::gomoku::threats::{Flag, makes_open_four};
-use tabula_games::gomoku::values::{Role, point_value};
+use tabula_games::gomoku::values::{Role, SHAPES, parse_shape, shape_lines, shape_name};
 use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule};
 
 const FLAGS: [Flag; 4] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
@@ -29,8 +29,8 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
             let p = usize::from(p);
             let lines = game.patterns(board, p, color);
             assert_eq!(*threats.lines(p, color), lines);
-            for (role, row) in [(Role::ToMove, &values.to_move), (Role::Waiting, &values.waiting)] {
-                assert_eq!(threats.value(p, color, role), point_value(row, &lines));
+            for role in [Role::ToMove, Role::Waiting] {
+                assert_eq!(threats.value(p, color, role), values.point_value(role, &lines));
             }
             let empty = board.cells[p] == EMPTY;
             let forbidden = empty && game.forbidden(board, p, color).is_some();
@@ -50,8 +50,8 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
             let candidate = empty && board.near[p] > 0;
             assert_eq!(threats.is_candidate(p), candidate);
             if candidate {
-                total[0] += point_value(&values.to_move, &lines);
-                total[1] += point_value(&values.waiting, &lines);
+                total[0] += values.point_value(Role::ToMove, &lines);
+                total[1] += values.point_value(Role::Waiting, &lines);
                 for (i, list) in flagged.iter_mut().enumerate() {
                     if expected[i] {
                         list.push(p);
@@ -67,14 +67,16 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
     }
 }
 
-/// Where no five or open four decides it, the evaluation is the values times the features, each colour in its
-/// role: the cache's running totals and a count from scratch agree.
+/// Where no five or open four decides it, the evaluation is the sum of the shapes' point values, each colour in
+/// its role: the cache's running totals and a count from scratch agree.
 fn check_evaluation(game: &Gomoku, state: &GomokuState) {
-    let Some([own, other]) = features(game, state) else { return };
+    let Some([own, other]) = shape_counts(game, state) else { return };
     let mover = game.side_to_move(state).index();
-    let dot = |row: &[i32], counts: &[i32]| row.iter().zip(counts).map(|(v, c)| v * c).sum::<i32>();
-    let expected =
-        dot(&game.values().color(mover).to_move, &own) - dot(&game.values().color(1 - mover).waiting, &other);
+    let sum = |role: Role, slot: usize, counts: &[(u16, u16)]| {
+        let values = game.values().color(slot);
+        counts.iter().map(|&(s, c)| values.point_value(role, &shape_lines(usize::from(s))) * i32::from(c)).sum::<i32>()
+    };
+    let expected = sum(Role::ToMove, mover, &own) - sum(Role::Waiting, 1 - mover, &other);
     assert_eq!(GomokuEvaluator.evaluate(game, state), expected);
 }
 
@@ -128,5 +130,34 @@ fn cache_matches_a_scan_under_every_rule_and_size() {
             let game = Gomoku::new(size, rule).expect("rules");
             random_games(&game, if size <= 10 { 30 } else { 12 }, 31 * i as u64 + size as u64);
         }
+    }
+}
+
+/// With shape adjustments on top of the features' values (some up, some down, a different set per colour and
+/// role), the cache and the evaluation still equal a count from scratch, and the adjustments change the values.
+#[test]
+fn cache_matches_a_scan_with_shape_adjustments() {
+    for rule in [WinRule::Freestyle, WinRule::Renju] {
+        let base = Gomoku::new(15, rule).expect("rules");
+        let base_value = |rule, lines: &[Pattern; 4]| {
+            Gomoku::new(15, rule).expect("rules").values().color(0).point_value(Role::ToMove, lines)
+        };
+        let mut values = base.values().clone();
+        for (slot, shift) in [(0usize, 0usize), (1, 1)] {
+            let color = values.color_mut(slot);
+            for (i, shape) in (1..SHAPES).filter(|&s| parse_shape(&shape_name(s)) == Some(s)).enumerate() {
+                if (i + shift) % 3 == 0 {
+                    color.to_move_shapes.insert(shape_name(shape), 40 + (i % 7) as i32);
+                } else if (i + shift) % 3 == 1 {
+                    color.waiting_shapes.insert(shape_name(shape), -((i % 5) as i32));
+                }
+            }
+        }
+        values.black.to_move_shapes.insert("open-three+two".into(), 123);
+        let game = base.with_values(values);
+        let lines = [Pattern::Dead, Pattern::Two, Pattern::Overline, Pattern::OpenThree];
+        let plain = base_value(rule, &lines);
+        assert_eq!(game.values().color(0).point_value(Role::ToMove, &lines), plain + 123);
+        random_games(&game, 8, 77);
     }
 }

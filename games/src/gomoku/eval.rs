@@ -10,7 +10,7 @@ use tabula_core::{Evaluator, Score};
 
 use super::patterns::{BLACK, Pattern};
 use super::threats::{Flag, Threats};
-use super::values::{self, FEATURES, Role};
+use super::values::{self, Role};
 use super::{Gomoku, GomokuState, Move, WinRule, color_of};
 
 /// A position the side to move wins by force (an immediate five, or an open four the opponent cannot answer),
@@ -46,12 +46,15 @@ fn lost_to_forbidden(game: &Gomoku, state: &GomokuState, role: Role) -> i32 {
     forbidden_strong_points(game, state).map(|p| threats.value(p, BLACK, role)).sum()
 }
 
-/// The evaluation's features, side to move first: per colour, the pattern counts of [`values::add_features`]
-/// summed over the candidate area (less Black's strong forbidden points in Renju), so that the evaluation is
-/// `values(own, to move) . features[0] - values(other, waiting) . features[1]`. `None` where a five or an open four
-/// decides the evaluation instead. For fitting the values; the search reads the same sums from the threat cache.
+/// How many candidate points of one colour have each shape ([`values::shape`]), by ascending shape index.
+pub type ShapeCounts = Vec<(u16, u16)>;
+
+/// The evaluation's shapes, side to move first: per colour, the shapes of the candidate points (less Black's
+/// strong forbidden points in Renju), so that the evaluation is the sum of their point values, the side to move's
+/// in its role to move less the other side's waiting. `None` where a five or an open four decides the evaluation
+/// instead. For fitting the values; the search reads the same sums from the threat cache.
 #[must_use]
-pub fn features(game: &Gomoku, state: &GomokuState) -> Option<[[i32; FEATURES]; 2]> {
+pub fn shape_counts(game: &Gomoku, state: &GomokuState) -> Option<[ShapeCounts; 2]> {
     let threats = state.threats();
     let own = color_of(state.side);
     if decided(game, state).is_some() {
@@ -59,15 +62,16 @@ pub fn features(game: &Gomoku, state: &GomokuState) -> Option<[[i32; FEATURES]; 
     }
     let forbidden: Vec<usize> =
         if game.win_rule() == WinRule::Renju { forbidden_strong_points(game, state).collect() } else { Vec::new() };
-    let mut counts = [[0; FEATURES]; 2];
-    for (i, color) in [own, 3 - own].into_iter().enumerate() {
-        for p in threats.candidates() {
-            if !(color == BLACK && forbidden.contains(&p)) {
-                values::add_features(threats.lines(p, color), &mut counts[i]);
-            }
-        }
-    }
-    Some(counts)
+    Some([own, 3 - own].map(|color| {
+        let mut shapes: Vec<u16> = threats
+            .candidates()
+            .filter(|p| !(color == BLACK && forbidden.contains(p)))
+            .filter_map(|p| values::shape(threats.lines(p, color)))
+            .map(|s| s as u16)
+            .collect();
+        shapes.sort_unstable();
+        shapes.chunk_by(|a, b| a == b).map(|run| (run[0], run.len() as u16)).collect()
+    }))
 }
 
 /// The score when a five or an open four decides the position, else `None`.

@@ -6,8 +6,8 @@
 use rand::seq::IndexedRandom;
 use tabula_core::{Evaluator, Game, GameResult, Level, random};
 
-use super::eval::features;
-use super::values::{FEATURES, LIMIT, RuleValues};
+use super::eval::{ShapeCounts, shape_counts};
+use super::values::{FEATURES, LIMIT, RuleValues, SHAPES, add_features, parse_shape, shape_lines, shape_name};
 use super::{Gomoku, GomokuEvaluator, Move, color_of};
 use crate::arena::random_opening;
 use crate::board::BoardGame;
@@ -16,10 +16,12 @@ use crate::engine::Engine;
 /// One position of a self-play game, from the side to move's view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
+    /// The index of the self-play game it comes from, so that whole games can be held back.
+    pub game: usize,
     /// The colour slot of the side to move (0 Black, 1 White).
     pub mover: usize,
-    /// The features of the side to move and of the other side ([`features`]).
-    pub features: [[i32; FEATURES]; 2],
+    /// The shapes of the side to move and of the other side ([`shape_counts`]).
+    pub shapes: [ShapeCounts; 2],
     /// The game's result for the side to move: 1 won, 0.5 drawn, 0 lost.
     pub result: f64,
 }
@@ -59,7 +61,7 @@ pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) ->
                             break;
                         }
                         let start = suite.get(i % suite.len().max(1)).map_or(&[][..], Vec::as_slice);
-                        done.push((i, play_one(&mut engine, spec, start, spec.seed.wrapping_add(i as u64))));
+                        done.push((i, play_one(&mut engine, spec, start, i)));
                         on_game();
                     }
                     done
@@ -73,8 +75,9 @@ pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) ->
     per_game.into_iter().flat_map(|(_, samples)| samples).collect()
 }
 
-/// One self-play game's samples, from the opening `start` and then `spec.opening` random stones.
-fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], seed: u64) -> Vec<Sample> {
+/// The samples of self-play game `index`, from the opening `start` and then `spec.opening` random stones.
+fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], index: usize) -> Vec<Sample> {
+    let seed = spec.seed.wrapping_add(index as u64);
     let game = engine.game().clone();
     let mut rng = random::seeded(seed);
     let mut state = game.initial_state();
@@ -107,7 +110,7 @@ fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], seed: 
             };
         }
         let mover = color_of(game.side_to_move(&state));
-        if let Some(f) = features(&game, &state) {
+        if let Some(f) = shape_counts(&game, &state) {
             positions.push((mover, f));
         }
         let Some(mv) = engine.think(&state, &spec.level, seed ^ ply, None, &mut |_| {}).best_move else {
@@ -118,9 +121,10 @@ fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], seed: 
     };
     positions
         .into_iter()
-        .map(|(mover, features)| Sample {
+        .map(|(mover, shapes)| Sample {
+            game: index,
             mover: usize::from(mover - 1),
-            features,
+            shapes,
             result: match winner {
                 Some(w) if w == mover => 1.0,
                 Some(_) => 0.0,
@@ -140,86 +144,213 @@ pub struct Fit {
     pub steps: usize,
     /// Adam's step size, in value units.
     pub rate: f64,
-    /// The weight of the L2 pull towards the starting values, per sample.
+    /// The weight of the L2 pull of the features' values towards the starting values, per sample.
     pub pull: f64,
+    /// Whether the shape adjustments are fitted too; otherwise they stay as they start.
+    pub shapes: bool,
+    /// The weight of the L2 pull of the shape adjustments towards nothing, per sample: rare shapes keep little.
+    pub shape_pull: f64,
 }
 
-/// The evaluation of a sample under `values`.
-fn evaluation(values: &[f64; 4 * FEATURES], sample: &Sample) -> f64 {
-    let own = &values[sample.mover * 2 * FEATURES..][..FEATURES];
-    let other = &values[(1 - sample.mover) * 2 * FEATURES + FEATURES..][..FEATURES];
-    let dot = |v: &[f64], f: &[i32; FEATURES]| v.iter().zip(f).map(|(v, &c)| v * f64::from(c)).sum::<f64>();
-    dot(own, &sample.features[0]) - dot(other, &sample.features[1])
+/// The rows of a rule's values, each colour in each role: Black to move, Black waiting, White to move, White
+/// waiting.
+const ROWS: usize = 4;
+
+/// The row of the side to move's values and of the other side's, for a sample.
+fn rows(sample: &Sample) -> [usize; 2] {
+    [sample.mover * 2, (1 - sample.mover) * 2 + 1]
 }
 
-/// The values as one vector: Black to move, Black waiting, White to move, White waiting.
-fn flatten(values: &RuleValues) -> [f64; 4 * FEATURES] {
-    let mut flat = [0.0; 4 * FEATURES];
-    for slot in 0..2 {
-        let color = values.color(slot);
-        for (role, row) in [color.to_move, color.waiting].into_iter().enumerate() {
-            for (i, &v) in row.iter().enumerate() {
-                flat[(slot * 2 + role) * FEATURES + i] = f64::from(v);
+/// The features of every shape ([`add_features`] of its lines).
+fn shape_features() -> &'static [[i32; FEATURES]] {
+    static TABLE: std::sync::OnceLock<Vec<[i32; FEATURES]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..SHAPES)
+            .map(|s| {
+                let mut counts = [0; FEATURES];
+                add_features(&shape_lines(s), &mut counts);
+                counts
+            })
+            .collect()
+    })
+}
+
+/// A rule's values as numbers to fit: the features' values per row, and the shape adjustments per row and shape.
+#[derive(Clone, Debug)]
+struct Model {
+    features: [f64; ROWS * FEATURES],
+    shapes: Vec<f64>,
+}
+
+impl Model {
+    fn of(values: &RuleValues) -> Model {
+        let mut model = Model { features: [0.0; ROWS * FEATURES], shapes: vec![0.0; ROWS * SHAPES] };
+        for row in 0..ROWS {
+            let color = values.color(row / 2);
+            for (i, &v) in color.role(row % 2).iter().enumerate() {
+                model.features[row * FEATURES + i] = f64::from(v);
+            }
+            for (name, &v) in color.shapes(row % 2) {
+                if let Some(s) = parse_shape(name) {
+                    model.shapes[row * SHAPES + s] = f64::from(v);
+                }
             }
         }
+        model
     }
-    flat
+
+    /// The values, rounded, on top of `start` (whose other fields they keep).
+    fn values(&self, start: &RuleValues) -> RuleValues {
+        let mut values = start.clone();
+        for row in 0..ROWS {
+            let color = values.color_mut(row / 2);
+            let (features, shapes) = if row % 2 == 0 {
+                (&mut color.to_move, &mut color.to_move_shapes)
+            } else {
+                (&mut color.waiting, &mut color.waiting_shapes)
+            };
+            for (i, value) in features.iter_mut().enumerate() {
+                *value = self.features[row * FEATURES + i].round() as i32;
+            }
+            shapes.clear();
+            for s in 0..SHAPES {
+                let v = self.shapes[row * SHAPES + s].round() as i32;
+                if v != 0 {
+                    shapes.insert(shape_name(s), v);
+                }
+            }
+        }
+        values
+    }
+
+    /// The value of a shape in a row, without its adjustment.
+    fn feature_value(&self, row: usize, shape: usize) -> f64 {
+        let features = &self.features[row * FEATURES..][..FEATURES];
+        features.iter().zip(&shape_features()[shape]).map(|(v, &c)| v * f64::from(c)).sum()
+    }
+
+    /// Every shape's point value per row.
+    fn table(&self) -> Vec<f64> {
+        (0..ROWS * SHAPES).map(|i| self.feature_value(i / SHAPES, i % SHAPES) + self.shapes[i]).collect()
+    }
+}
+
+/// The evaluation of a sample under a table of point values ([`Model::table`]).
+fn evaluation(table: &[f64], sample: &Sample) -> f64 {
+    let [own, other] = rows(sample);
+    let sum = |row: usize, counts: &ShapeCounts| {
+        counts.iter().map(|&(s, c)| table[row * SHAPES + usize::from(s)] * f64::from(c)).sum::<f64>()
+    };
+    sum(own, &sample.shapes[0]) - sum(other, &sample.shapes[1])
+}
+
+/// The logistic of an evaluation: the expected result.
+fn expected(evaluation: f64) -> f64 {
+    1.0 / (1.0 + (-evaluation / SCALE).exp())
 }
 
 /// The mean cross-entropy of the samples' results against the logistic of their evaluations under `values`.
 #[must_use]
 pub fn loss(values: &RuleValues, samples: &[Sample]) -> f64 {
-    let flat = flatten(values);
+    let table = Model::of(values).table();
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let p = (1.0 / (1.0 + (-evaluation(&flat, s) / SCALE).exp())).clamp(1e-9, 1.0 - 1e-9);
+            let p = expected(evaluation(&table, s)).clamp(1e-9, 1.0 - 1e-9);
             -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
         })
         .sum();
     total / samples.len().max(1) as f64
 }
 
-/// Fits the values to the samples from `start`; `progress` hears each step. The values stay within
-/// `0..=`[`LIMIT`]: a pattern is never worth less than nothing to its owner.
+/// The loss's gradient with respect to every shape's point value per row, summed over the samples, on every core.
+fn value_gradient(table: &[f64], samples: &[Sample]) -> Vec<f64> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = samples.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut gradient = vec![0.0; ROWS * SHAPES];
+                    for s in part {
+                        let d = (expected(evaluation(table, s)) - s.result) / SCALE;
+                        let [own, other] = rows(s);
+                        for (row, sign, counts) in [(own, d, &s.shapes[0]), (other, -d, &s.shapes[1])] {
+                            for &(shape, c) in counts {
+                                gradient[row * SHAPES + usize::from(shape)] += sign * f64::from(c);
+                            }
+                        }
+                    }
+                    gradient
+                })
+            })
+            .collect();
+        let mut total = vec![0.0; ROWS * SHAPES];
+        for part in parts {
+            // A worker's panic is the caller's.
+            let part = part.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            total.iter_mut().zip(part).for_each(|(t, g)| *t += g);
+        }
+        total
+    })
+}
+
+/// Adam's moment estimates for a vector of parameters.
+struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+}
+
+impl Adam {
+    fn new(len: usize) -> Adam {
+        Adam { m: vec![0.0; len], v: vec![0.0; len] }
+    }
+
+    /// The step for parameter `i` with gradient `g`, at step `step` (from 1).
+    fn step(&mut self, i: usize, g: f64, step: usize, rate: f64) -> f64 {
+        self.m[i] = 0.9 * self.m[i] + 0.1 * g;
+        self.v[i] = 0.999 * self.v[i] + 0.001 * g * g;
+        let m_hat = self.m[i] / (1.0 - 0.9f64.powi(step as i32));
+        let v_hat = self.v[i] / (1.0 - 0.999f64.powi(step as i32));
+        rate * m_hat / (v_hat.sqrt() + 1e-12)
+    }
+}
+
+/// Fits the values to the samples from `start`; `progress` hears each step. The features' values stay within
+/// `0..=`[`LIMIT`] and no shape's point value falls below nothing: a pattern is never worth less than nothing to
+/// its owner.
 #[must_use]
 pub fn fit(start: &RuleValues, samples: &[Sample], fit: &Fit, progress: &dyn Fn(usize)) -> RuleValues {
-    let origin = flatten(start);
-    let mut x = origin;
-    let (mut m, mut v) = ([0.0; 4 * FEATURES], [0.0; 4 * FEATURES]);
+    let mut model = Model::of(start);
+    let origin = model.features;
+    let (mut adam_features, mut adam_shapes) = (Adam::new(ROWS * FEATURES), Adam::new(ROWS * SHAPES));
     let n = samples.len().max(1) as f64;
+    let features = shape_features();
     for step in 1..=fit.steps {
-        let mut grad = [0.0; 4 * FEATURES];
-        for s in samples {
-            let p = 1.0 / (1.0 + (-evaluation(&x, s) / SCALE).exp());
-            let d = (p - s.result) / SCALE;
-            let own = s.mover * 2 * FEATURES;
-            let other = (1 - s.mover) * 2 * FEATURES + FEATURES;
-            for i in 0..FEATURES {
-                grad[own + i] += d * f64::from(s.features[0][i]);
-                grad[other + i] -= d * f64::from(s.features[1][i]);
+        let gradient = value_gradient(&model.table(), samples);
+        let mut feature_gradient = [0.0; ROWS * FEATURES];
+        for (i, &g) in gradient.iter().enumerate().filter(|(_, g)| **g != 0.0) {
+            for (f, &c) in features[i % SHAPES].iter().enumerate() {
+                feature_gradient[i / SHAPES * FEATURES + f] += g * f64::from(c);
             }
         }
-        for i in 0..x.len() {
-            let g = grad[i] / n + fit.pull * (x[i] - origin[i]);
-            m[i] = 0.9 * m[i] + 0.1 * g;
-            v[i] = 0.999 * v[i] + 0.001 * g * g;
-            let m_hat = m[i] / (1.0 - 0.9f64.powi(step as i32));
-            let v_hat = v[i] / (1.0 - 0.999f64.powi(step as i32));
-            x[i] = (x[i] - fit.rate * m_hat / (v_hat.sqrt() + 1e-12)).clamp(0.0, f64::from(LIMIT));
+        for (i, &g) in feature_gradient.iter().enumerate() {
+            let g = g / n + fit.pull * (model.features[i] - origin[i]);
+            let x = model.features[i] - adam_features.step(i, g, step, fit.rate);
+            model.features[i] = x.clamp(0.0, f64::from(LIMIT));
+        }
+        if fit.shapes {
+            for (i, &g) in gradient.iter().enumerate() {
+                let g = g / n + fit.shape_pull * model.shapes[i];
+                let x = model.shapes[i] - adam_shapes.step(i, g, step, fit.rate);
+                let floor = -model.feature_value(i / SHAPES, i % SHAPES);
+                model.shapes[i] = x.clamp(floor.max(-f64::from(LIMIT)), f64::from(LIMIT));
+            }
         }
         progress(step);
     }
-    let mut fitted = *start;
-    for slot in 0..2 {
-        let color = fitted.color_mut(slot);
-        for (role, row) in [&mut color.to_move, &mut color.waiting].into_iter().enumerate() {
-            for (i, value) in row.iter_mut().enumerate() {
-                *value = x[(slot * 2 + role) * FEATURES + i].round() as i32;
-            }
-        }
-    }
-    fitted
+    model.values(start)
 }
 
 #[cfg(test)]
@@ -236,8 +367,13 @@ mod tests {
         assert!(samples.len() > 20, "{} samples", samples.len());
         assert_eq!(samples, self_play(&game, &SelfPlay { threads: 1, ..spec }, &|| {}));
         let start = RuleValues::hand_set();
-        let fitted = fit(&start, &samples, &Fit { steps: 200, rate: 5.0, pull: 0.0 }, &|_| {});
+        let features_only = Fit { steps: 200, rate: 5.0, pull: 0.0, shapes: false, shape_pull: 0.0 };
+        let fitted = fit(&start, &samples, &features_only, &|_| {});
+        assert!(fitted.black.to_move_shapes.is_empty(), "the shapes stay as they start");
         assert!(loss(&fitted, &samples) < loss(&start, &samples));
+        let with_shapes = fit(&start, &samples, &Fit { shapes: true, ..features_only }, &|_| {});
+        assert!(!with_shapes.black.to_move_shapes.is_empty() || !with_shapes.white.to_move_shapes.is_empty());
+        assert!(loss(&with_shapes, &samples) < loss(&fitted, &samples), "more freedom fits the same games closer");
     }
 
     /// With `suite`, games start from the balanced suite's openings in turn: the first sample of the first game is
@@ -249,8 +385,8 @@ mod tests {
         let samples = self_play(&game, &spec, &|| {});
         let first = &game.balanced_openings()[0];
         let state = game.play_all(first).expect("a legal opening");
-        let expected = features(&game, &state).expect("an undecided opening");
-        assert_eq!(samples.first().map(|s| s.features), Some(expected));
+        let expected = shape_counts(&game, &state).expect("an undecided opening");
+        assert_eq!(samples.first().map(|s| s.shapes.clone()), Some(expected));
         assert_eq!(samples[0].mover, first.len() % 2, "the side to move after the opening");
     }
 }

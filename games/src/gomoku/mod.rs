@@ -172,7 +172,7 @@ impl Gomoku {
         for (i, &p) in points.iter().enumerate() {
             dense[usize::from(p)] = i as u16;
         }
-        let values = *values::embedded(win);
+        let values = values::embedded(win).clone();
         let summaries = embedded_summaries(win);
         let empty = Board::new(&geo);
         Ok(Gomoku { geo, win, opening, zobrist, side_key, points, dense, tables, values, summaries, empty })

@@ -16,7 +16,7 @@ use super::Gomoku;
 use super::board::{Board, Geometry};
 use super::patterns::{self, EMPTY, HALF, Pattern, WALL, WHITE};
 use super::renju;
-use super::values::{self, ColorValues, Role};
+use super::values::{ColorValues, Role};
 
 /// A property of a point for one colour, kept as a set of points so it can be counted and listed quickly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub(crate) fn summaries(values: &ColorValues, forbiddable: bool) -> Arc<[Summary
             .iter()
             .filter(|&&f| (forbiddable || f != Flag::Forbiddable) && has_flag(&lines, f))
             .fold(0, |bits, &f| bits | 1 << f as u8);
-        let value = [0, 1].map(|role| values::point_value(values.role(role), &lines));
+        let value = [Role::ToMove, Role::Waiting].map(|role| values.point_value(role, &lines));
         table[combination(&lines)] = Summary { value, flags };
     }
     table.into()
@@ -318,7 +318,7 @@ impl Threats {
         &self.lines[p][slot(color)]
     }
 
-    /// The evaluator's value ([`values::point_value`]) of the point `p` for `color` in `role`.
+    /// The evaluator's value ([`ColorValues::point_value`]) of the point `p` for `color` in `role`.
     #[must_use]
     pub fn value(&self, p: usize, color: u8, role: Role) -> i32 {
         self.values[p][slot(color)][role as usize]

@@ -2,6 +2,10 @@
 //! make, separately for the side to move and the side waiting (an open three of the side to move is nearly a win,
 //! the waiting side's is a threat to answer), per colour and win rule.
 //!
+//! On top of the features' values, a colour may have a *shape* adjustment per combination of four line patterns
+//! (its shape, say `four+open-three+two`), fitted where the games show that a combination is worth more or less
+//! than its features add up to, as Rapfi's classical evaluation keeps one value per combination.
+//!
 //! The values are fitted to game results (`tabula-cli fit-gomoku`, Texel's method) and kept in
 //! `games/data/gomoku-values.toml`, which is embedded in the binaries and checked when first used. Fives are not
 //! fitted: a five point decides the position before values count, and its fixed value keeps it first in move
@@ -58,14 +62,24 @@ pub enum Role {
 /// The values a colour gets in one role.
 pub type Row = [i32; FEATURES];
 
+/// Shape adjustments by shape name ([`shape_name`]): what a point with that combination of line patterns is worth
+/// beyond its features' values. Shapes not listed adjust nothing.
+pub type Shapes = BTreeMap<String, i32>;
+
 /// One colour's values: when it is to move and when it waits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ColorValues {
     /// The values while this colour is to move.
     pub to_move: Row,
     /// The values while the other colour is to move.
     pub waiting: Row,
+    /// The shape adjustments while this colour is to move.
+    #[serde(default, skip_serializing_if = "Shapes::is_empty")]
+    pub to_move_shapes: Shapes,
+    /// The shape adjustments while the other colour is to move.
+    #[serde(default, skip_serializing_if = "Shapes::is_empty")]
+    pub waiting_shapes: Shapes,
 }
 
 impl ColorValues {
@@ -74,10 +88,25 @@ impl ColorValues {
     pub fn role(&self, role: usize) -> &Row {
         if role == 0 { &self.to_move } else { &self.waiting }
     }
+
+    /// The shape adjustments of one role: 0 to move, 1 waiting.
+    #[must_use]
+    pub fn shapes(&self, role: usize) -> &Shapes {
+        if role == 0 { &self.to_move_shapes } else { &self.waiting_shapes }
+    }
+
+    /// The value of a point with these line patterns in `role`: its fives, its features and its shape's
+    /// adjustment.
+    #[must_use]
+    pub fn point_value(&self, role: Role, lines: &[Pattern; 4]) -> i32 {
+        let adjustment =
+            shape(lines).map_or(0, |s| self.shapes(role as usize).get(&shape_name(s)).copied().unwrap_or(0));
+        point_value(self.role(role as usize), lines) + adjustment
+    }
 }
 
 /// The values of both colours under one win rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleValues {
     /// Black's (the first player's) values.
@@ -93,8 +122,8 @@ impl RuleValues {
     pub fn hand_set() -> RuleValues {
         let waiting = [2, 12, 12, 50, 180, 220, 3_000, 3_000, 3_000, 1_500, 0, 700, 0, 0, 0];
         let to_move = waiting.map(|v| (v * 5 + 2) / 4);
-        let color = ColorValues { to_move, waiting };
-        RuleValues { black: color, white: color }
+        let color = ColorValues { to_move, waiting, to_move_shapes: Shapes::new(), waiting_shapes: Shapes::new() };
+        RuleValues { black: color.clone(), white: color }
     }
 
     /// A colour's values by slot (0 Black, 1 White).
@@ -134,6 +163,16 @@ pub enum ValuesError {
         /// The value found.
         value: i32,
     },
+    /// A shape adjustment that names no shape, or beyond [`LIMIT`].
+    #[error("{rule}: the shape `{shape}` ({problem})")]
+    Shape {
+        /// The rule.
+        rule: String,
+        /// The shape's name as found.
+        shape: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 /// Reads and checks a values file: every rule present, every value within [`LIMIT`].
@@ -146,12 +185,22 @@ pub fn parse(text: &str) -> Result<ValuesFile, ValuesError> {
     }
     for rule in WinRule::ALL {
         let values = file.get(rule.id()).ok_or(ValuesError::Missing(rule.id()))?;
-        for color in [values.black, values.white] {
+        for color in [&values.black, &values.white] {
             for (i, &value) in color.to_move.iter().chain(&color.waiting).enumerate() {
                 if value.abs() > LIMIT {
                     let feature = FEATURE_NAMES[i % FEATURES];
                     return Err(ValuesError::Range { rule: rule.id().into(), feature, value });
                 }
+            }
+            for (name, &value) in color.to_move_shapes.iter().chain(&color.waiting_shapes) {
+                let problem = if parse_shape(name).is_none() {
+                    "not a shape: line patterns from one to open-four joined by `+`, strongest first".to_string()
+                } else if value.abs() > LIMIT {
+                    format!("adjusted by {value}, beyond ±{LIMIT}")
+                } else {
+                    continue;
+                };
+                return Err(ValuesError::Shape { rule: rule.id().into(), shape: name.clone(), problem });
             }
         }
     }
@@ -229,7 +278,65 @@ pub fn add_features(lines: &[Pattern; 4], counts: &mut [i32; FEATURES]) {
     }
 }
 
-/// The value of a point with these line patterns in one role.
+/// The number of shape indices ([`shape`]): four line kinds of nine (the first nine of [`Pattern::ALL`], dead to
+/// open four; an overline counts as dead) in base 9.
+pub const SHAPES: usize = 9 * 9 * 9 * 9;
+
+/// The shape of a point: its four line patterns as a multiset, in `0..SHAPES`. `None` where a line makes a five
+/// (the five decides, nothing to adjust) or every line is dead.
+#[must_use]
+pub fn shape(lines: &[Pattern; 4]) -> Option<usize> {
+    let mut codes = [0usize; 4];
+    for (code, &line) in codes.iter_mut().zip(lines) {
+        *code = match line {
+            Pattern::Five => return None,
+            Pattern::Overline => 0,
+            other => other as usize,
+        };
+    }
+    codes.sort_unstable_by(|a, b| b.cmp(a));
+    let index = codes.iter().fold(0, |i, &c| i * 9 + c);
+    (index != 0).then_some(index)
+}
+
+/// The four line patterns of a shape, strongest first.
+#[must_use]
+pub fn shape_lines(shape: usize) -> [Pattern; 4] {
+    [3, 2, 1, 0].map(|d| Pattern::ALL[shape / 9usize.pow(d) % 9])
+}
+
+/// A shape's name in the values file: its live line patterns, strongest first, joined by `+`.
+#[must_use]
+pub fn shape_name(shape: usize) -> String {
+    let names: Vec<&str> =
+        shape_lines(shape).iter().filter(|&&l| l != Pattern::Dead).map(|&l| pattern_name(l)).collect();
+    names.join("+")
+}
+
+/// Reads a shape's name ([`shape_name`]); `None` unless it is one.
+#[must_use]
+pub fn parse_shape(name: &str) -> Option<usize> {
+    let parts: Vec<&str> = name.split('+').collect();
+    if parts.len() > 4 {
+        return None;
+    }
+    let mut lines = [Pattern::Dead; 4];
+    for (line, part) in lines.iter_mut().zip(&parts) {
+        *line = *Pattern::ALL[1..9].iter().find(|&&k| pattern_name(k) == *part)?;
+    }
+    let index = shape(&lines)?;
+    (shape_name(index) == name).then_some(index)
+}
+
+/// A live line pattern's name, as the feature names spell it.
+fn pattern_name(line: Pattern) -> &'static str {
+    match line {
+        Pattern::Dead | Pattern::Five | Pattern::Overline => "dead",
+        other => FEATURE_NAMES[other as usize - 1],
+    }
+}
+
+/// The value of a point with these line patterns in one role, from the features alone (no shape adjustment).
 #[must_use]
 pub fn point_value(row: &Row, lines: &[Pattern; 4]) -> i32 {
     let mut counts = [0; FEATURES];
@@ -255,6 +362,39 @@ mod tests {
         broken.remove("caro");
         assert_eq!(parse(&format(&broken, "test").expect("format")), Err(ValuesError::Missing("caro")));
         assert!(matches!(parse("[freestyle]\nblack = 3\n"), Err(ValuesError::Syntax(_))));
+    }
+
+    #[test]
+    fn every_shape_has_a_name_that_reads_back_and_other_names_are_refused() {
+        let mut named = 0;
+        for s in 0..SHAPES {
+            let lines = shape_lines(s);
+            if shape(&lines) == Some(s) {
+                named += 1;
+                assert_eq!(parse_shape(&shape_name(s)), Some(s), "{}", shape_name(s));
+            }
+        }
+        assert_eq!(named, 494, "the multisets of four of nine line kinds, less the all-dead one");
+        let lines = [Pattern::Two, Pattern::Overline, Pattern::Four, Pattern::Two];
+        assert_eq!(shape(&lines).map(shape_name).as_deref(), Some("four+two+two"));
+        assert_eq!(shape(&[Pattern::Five, Pattern::One, Pattern::Dead, Pattern::Dead]), None);
+        for bad in ["", "dead", "two+four", "five", "one+one+one+one+one", "four+", "open four"] {
+            assert_eq!(parse_shape(bad), None, "{bad}");
+        }
+        let mut file = parse(EMBEDDED).expect("the embedded values file");
+        file.get_mut("renju").expect("renju").white.waiting_shapes.insert("two+four".into(), 5);
+        let error = parse(&format(&file, "test").expect("format")).expect_err("a bad shape");
+        assert!(error.to_string().contains("renju: the shape `two+four` (not a shape"), "{error}");
+        fn shapes(file: &mut ValuesFile) -> &mut Shapes {
+            &mut file.get_mut("renju").expect("renju").white.waiting_shapes
+        }
+        shapes(&mut file).clear();
+        shapes(&mut file).insert("four+two".into(), LIMIT + 1);
+        let error = parse(&format(&file, "test").expect("format")).expect_err("too large");
+        assert!(error.to_string().contains("beyond"), "{error}");
+        shapes(&mut file).insert("four+two".into(), -7);
+        let again = parse(&format(&file, "test").expect("format")).expect("a good shape");
+        assert_eq!(again["renju"].white.waiting_shapes["four+two"], -7);
     }
 
     #[test]
