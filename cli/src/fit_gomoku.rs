@@ -41,7 +41,10 @@ pub struct Args {
     /// Fit a value per shape (combination of four line patterns) on top of the features' values.
     #[arg(long)]
     shapes: bool,
-    /// With `--shapes`, the pull of the shape values towards nothing (comma-separated to try several: the one
+    /// Fit a value per threat situation (which fours and threes each side has) for the side to move.
+    #[arg(long)]
+    situations: bool,
+    /// With `--shapes` or `--situations`, the pull of their values towards nothing (comma-separated to try several: the one
     /// with the lowest loss on the held-back games is kept).
     #[arg(long, value_delimiter = ',', default_value = "1e-7")]
     shape_pull: Vec<f64>,
@@ -117,17 +120,25 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         games.finish_and_clear();
         // Every tenth game is held back to measure the fit on games it has not seen.
         let (held, train): (Vec<_>, Vec<_>) = samples.into_iter().partition(|s| s.game % 10 == 9);
-        let pulls = if args.shapes { args.shape_pull.clone() } else { vec![0.0] };
+        let extras = args.shapes || args.situations;
+        let pulls = if extras { args.shape_pull.clone() } else { vec![0.0] };
         let mut best: Option<(f64, f64, RuleValues)> = None;
         for &shape_pull in &pulls {
             let steps = bar(args.steps as u64, "steps")?;
             steps.set_prefix(rule.name());
-            let fit = Fit { steps: args.steps, rate: args.rate, pull: 0.0, shapes: args.shapes, shape_pull };
+            let fit = Fit {
+                steps: args.steps,
+                rate: args.rate,
+                pull: 0.0,
+                shapes: args.shapes,
+                situations: args.situations,
+                shape_pull,
+            };
             let fitted = fitting::fit(&start, &train, &fit, &|_| steps.inc(1));
             steps.finish_and_clear();
             let held_loss = fitting::loss(&fitted, &held);
-            if args.shapes {
-                say!("{}: shape pull {shape_pull:e}: held-back loss {held_loss:.4}", rule.id());
+            if extras {
+                say!("{}: pull {shape_pull:e}: held-back loss {held_loss:.4}", rule.id());
             }
             if best.as_ref().is_none_or(|(loss, _, _)| held_loss < *loss) {
                 best = Some((held_loss, shape_pull, fitted));
@@ -136,7 +147,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         let (held_after, shape_pull, fitted) = best.ok_or("--shape-pull needs at least one value")?;
         let (before, after) = (fitting::loss(&start, &train), fitting::loss(&fitted, &train));
         let held_before = fitting::loss(&start, &held);
-        let shapes = if args.shapes { format!(", shape pull {shape_pull:e}") } else { String::new() };
+        let shapes = if extras { format!(", pull {shape_pull:e}") } else { String::new() };
         let note = format!(
             "{}: {} samples from {} games, loss {before:.4} -> {after:.4}; every tenth game held back ({} samples): \
              loss {held_before:.4} -> {held_after:.4}{shapes}",

@@ -7,13 +7,14 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 use tabula_core::random::{self, SeededRng};
 use tabula_core::{Evaluator, Game};
-use tabula_games::gomoku::eval::shape_counts;
+use tabula_games::gomoku::eval::terms;
 use tabula_games::gomoku::patterns::{BLACK, EMPTY, Pattern, WHITE};
 use tabula_games::gomoku::threats::{Flag, makes_open_four};
-use tabula_games::gomoku::values::{Role, SHAPES, parse_shape, shape_lines, shape_name};
+use tabula_games::gomoku::values::{Role, SHAPES, SITUATIONS, parse_shape, shape_lines, shape_name, situation_name};
 use tabula_games::gomoku::{Gomoku, GomokuEvaluator, GomokuState, Move, WinRule};
 
-const FLAGS: [Flag; 4] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
+const FLAGS: [Flag; 7] =
+    [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable, Flag::FourPlus, Flag::ThreePlus, Flag::OpenThree];
 
 /// Compares the cache of `state` with a scan of its board.
 fn check_against_scan(game: &Gomoku, state: &GomokuState) {
@@ -24,7 +25,7 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
     for color in [BLACK, WHITE] {
         let values = game.values().color(usize::from(color - 1));
         let mut total = [0; 2];
-        let mut flagged: [Vec<usize>; 4] = Default::default();
+        let mut flagged: [Vec<usize>; 7] = Default::default();
         for &p in game.points() {
             let p = usize::from(p);
             let lines = game.patterns(board, p, color);
@@ -39,6 +40,18 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
                 lines.iter().any(|l| l.is_four()),
                 makes_open_four(&lines),
                 threats.has(p, color, Flag::Forbiddable),
+                lines.iter().filter(|l| l.is_four()).count() == 1
+                    && lines
+                        .iter()
+                        .any(|l| matches!(l, Pattern::OpenThree | Pattern::Three | Pattern::OpenTwo | Pattern::Two)),
+                lines.contains(&Pattern::OpenThree)
+                    && !lines.iter().any(|l| l.is_four())
+                    && lines
+                        .iter()
+                        .filter(|l| matches!(l, Pattern::OpenThree | Pattern::Three | Pattern::OpenTwo))
+                        .count()
+                        >= 2,
+                lines.contains(&Pattern::OpenThree),
             ];
             for (i, &flag) in FLAGS.iter().enumerate() {
                 assert_eq!(threats.has(p, color, flag), expected[i], "{flag:?} at {p}");
@@ -68,15 +81,19 @@ fn check_against_scan(game: &Gomoku, state: &GomokuState) {
 }
 
 /// Where no five or open four decides it, the evaluation is the sum of the shapes' point values, each colour in
-/// its role: the cache's running totals and a count from scratch agree.
+/// its role, and the value of the side to move's threat situation: the cache's running totals and a count from
+/// scratch agree.
 fn check_evaluation(game: &Gomoku, state: &GomokuState) {
-    let Some([own, other]) = shape_counts(game, state) else { return };
+    let Some(terms) = terms(game, state) else { return };
+    let [own, other] = &terms.shapes;
     let mover = game.side_to_move(state).index();
     let sum = |role: Role, slot: usize, counts: &[(u16, u16)]| {
         let values = game.values().color(slot);
         counts.iter().map(|&(s, c)| values.point_value(role, &shape_lines(usize::from(s))) * i32::from(c)).sum::<i32>()
     };
-    let expected = sum(Role::ToMove, mover, &own) - sum(Role::Waiting, 1 - mover, &other);
+    let situations = &game.values().color(mover).situations;
+    let situation = situations.get(&situation_name(terms.situation)).copied().unwrap_or(0);
+    let expected = sum(Role::ToMove, mover, own) - sum(Role::Waiting, 1 - mover, other) + situation;
     assert_eq!(GomokuEvaluator.evaluate(game, state), expected);
 }
 
@@ -134,9 +151,9 @@ fn cache_matches_a_scan_under_every_rule_and_size() {
 }
 
 /// With shape adjustments on top of the features' values (some up, some down, a different set per colour and
-/// role), the cache and the evaluation still equal a count from scratch, and the adjustments change the values.
+/// role) and situation values, the cache and the evaluation still equal a count from scratch, and the adjustments change the values.
 #[test]
-fn cache_matches_a_scan_with_shape_adjustments() {
+fn cache_matches_a_scan_with_shape_adjustments_and_situations() {
     for rule in [WinRule::Freestyle, WinRule::Renju] {
         let base = Gomoku::new(15, rule).expect("rules");
         let base_value = |rule, lines: &[Pattern; 4]| {
@@ -154,6 +171,9 @@ fn cache_matches_a_scan_with_shape_adjustments() {
             }
         }
         values.black.to_move_shapes.insert("open-three+two".into(), 123);
+        for s in (0..SITUATIONS).step_by(3) {
+            values.color_mut(s % 2).situations.insert(situation_name(s), 50 - (s % 101) as i32);
+        }
         let game = base.with_values(values);
         let lines = [Pattern::Dead, Pattern::Two, Pattern::Overline, Pattern::OpenThree];
         let plain = base_value(rule, &lines);

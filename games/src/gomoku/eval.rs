@@ -49,12 +49,20 @@ fn lost_to_forbidden(game: &Gomoku, state: &GomokuState, role: Role) -> i32 {
 /// How many candidate points of one colour have each shape ([`values::shape`]), by ascending shape index.
 pub type ShapeCounts = Vec<(u16, u16)>;
 
-/// The evaluation's shapes, side to move first: per colour, the shapes of the candidate points (less Black's
-/// strong forbidden points in Renju), so that the evaluation is the sum of their point values, the side to move's
-/// in its role to move less the other side's waiting. `None` where a five or an open four decides the evaluation
-/// instead. For fitting the values; the search reads the same sums from the threat cache.
+/// What the evaluation of an undecided position adds up, for fitting the values (the search reads the same sums
+/// from the threat cache).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// The shapes of the candidate points, side to move first (less Black's strong forbidden points in Renju):
+    /// the side to move's count in its role to move, the other side's waiting.
+    pub shapes: [ShapeCounts; 2],
+    /// The side to move's threat situation ([`values::SITUATION_FACTS`]).
+    pub situation: usize,
+}
+
+/// The evaluation's terms; `None` where a five or an open four decides the evaluation instead.
 #[must_use]
-pub fn shape_counts(game: &Gomoku, state: &GomokuState) -> Option<[ShapeCounts; 2]> {
+pub fn terms(game: &Gomoku, state: &GomokuState) -> Option<Terms> {
     let threats = state.threats();
     let own = color_of(state.side);
     if decided(game, state).is_some() {
@@ -62,7 +70,7 @@ pub fn shape_counts(game: &Gomoku, state: &GomokuState) -> Option<[ShapeCounts; 
     }
     let forbidden: Vec<usize> =
         if game.win_rule() == WinRule::Renju { forbidden_strong_points(game, state).collect() } else { Vec::new() };
-    Some([own, 3 - own].map(|color| {
+    let shapes = [own, 3 - own].map(|color| {
         let mut shapes: Vec<u16> = threats
             .candidates()
             .filter(|p| !(color == BLACK && forbidden.contains(p)))
@@ -71,7 +79,8 @@ pub fn shape_counts(game: &Gomoku, state: &GomokuState) -> Option<[ShapeCounts; 
             .collect();
         shapes.sort_unstable();
         shapes.chunk_by(|a, b| a == b).map(|run| (run[0], run.len() as u16)).collect()
-    }))
+    });
+    Some(Terms { shapes, situation: threats.situation(own) })
 }
 
 /// The score when a five or an open four decides the position, else `None`.
@@ -155,7 +164,8 @@ impl Evaluator<Gomoku> for GomokuEvaluator {
             let role = if own == BLACK { Role::ToMove } else { Role::Waiting };
             totals[black] -= lost_to_forbidden(game, state, role);
         }
-        totals[0] - totals[1]
+        let situation = if game.values_situations() { game.situation_value(own, threats.situation(own)) } else { 0 };
+        totals[0] - totals[1] + situation
     }
 
     fn search_moves(&self, game: &Gomoku, state: &GomokuState, moves: &mut Vec<Move>) {

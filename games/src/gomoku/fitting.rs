@@ -6,8 +6,11 @@
 use rand::seq::IndexedRandom;
 use tabula_core::{Evaluator, Game, GameResult, Level, random};
 
-use super::eval::{ShapeCounts, shape_counts};
-use super::values::{FEATURES, LIMIT, RuleValues, SHAPES, add_features, parse_shape, shape_lines, shape_name};
+use super::eval::{ShapeCounts, Terms, terms};
+use super::values::{
+    FEATURES, LIMIT, RuleValues, SHAPES, SITUATIONS, add_features, parse_shape, parse_situation, shape_lines,
+    shape_name, situation_name,
+};
 use super::{Gomoku, GomokuEvaluator, Move, color_of};
 use crate::arena::random_opening;
 use crate::board::BoardGame;
@@ -20,8 +23,8 @@ pub struct Sample {
     pub game: usize,
     /// The colour slot of the side to move (0 Black, 1 White).
     pub mover: usize,
-    /// The shapes of the side to move and of the other side ([`shape_counts`]).
-    pub shapes: [ShapeCounts; 2],
+    /// What its evaluation adds up ([`terms`]).
+    pub terms: Terms,
     /// The game's result for the side to move: 1 won, 0.5 drawn, 0 lost.
     pub result: f64,
 }
@@ -110,7 +113,7 @@ fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], index:
             };
         }
         let mover = color_of(game.side_to_move(&state));
-        if let Some(f) = shape_counts(&game, &state) {
+        if let Some(f) = terms(&game, &state) {
             positions.push((mover, f));
         }
         let Some(mv) = engine.think(&state, &spec.level, seed ^ ply, None, &mut |_| {}).best_move else {
@@ -121,10 +124,10 @@ fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], index:
     };
     positions
         .into_iter()
-        .map(|(mover, shapes)| Sample {
+        .map(|(mover, terms)| Sample {
             game: index,
             mover: usize::from(mover - 1),
-            shapes,
+            terms,
             result: match winner {
                 Some(w) if w == mover => 1.0,
                 Some(_) => 0.0,
@@ -148,7 +151,10 @@ pub struct Fit {
     pub pull: f64,
     /// Whether the shape adjustments are fitted too; otherwise they stay as they start.
     pub shapes: bool,
-    /// The weight of the L2 pull of the shape adjustments towards nothing, per sample: rare shapes keep little.
+    /// Whether the threat situations' values are fitted too; otherwise they stay as they start.
+    pub situations: bool,
+    /// The weight of the L2 pull of the shape adjustments and situation values towards nothing, per sample: rare
+    /// shapes and situations keep little.
     pub shape_pull: f64,
 }
 
@@ -175,16 +181,22 @@ fn shape_features() -> &'static [[i32; FEATURES]] {
     })
 }
 
-/// A rule's values as numbers to fit: the features' values per row, and the shape adjustments per row and shape.
+/// A rule's values as numbers to fit: the features' values per row, the shape adjustments per row and shape, and
+/// the situation values per colour to move and situation.
 #[derive(Clone, Debug)]
 struct Model {
     features: [f64; ROWS * FEATURES],
     shapes: Vec<f64>,
+    situations: Vec<f64>,
 }
 
 impl Model {
     fn of(values: &RuleValues) -> Model {
-        let mut model = Model { features: [0.0; ROWS * FEATURES], shapes: vec![0.0; ROWS * SHAPES] };
+        let mut model = Model {
+            features: [0.0; ROWS * FEATURES],
+            shapes: vec![0.0; ROWS * SHAPES],
+            situations: vec![0.0; 2 * SITUATIONS],
+        };
         for row in 0..ROWS {
             let color = values.color(row / 2);
             for (i, &v) in color.role(row % 2).iter().enumerate() {
@@ -193,6 +205,13 @@ impl Model {
             for (name, &v) in color.shapes(row % 2) {
                 if let Some(s) = parse_shape(name) {
                     model.shapes[row * SHAPES + s] = f64::from(v);
+                }
+            }
+            if row % 2 == 0 {
+                for (name, &v) in &color.situations {
+                    if let Some(s) = parse_situation(name) {
+                        model.situations[row / 2 * SITUATIONS + s] = f64::from(v);
+                    }
                 }
             }
         }
@@ -220,6 +239,16 @@ impl Model {
                 }
             }
         }
+        for slot in 0..2 {
+            let situations = &mut values.color_mut(slot).situations;
+            situations.clear();
+            for s in 0..SITUATIONS {
+                let v = self.situations[slot * SITUATIONS + s].round() as i32;
+                if v != 0 {
+                    situations.insert(situation_name(s), v);
+                }
+            }
+        }
         values
     }
 
@@ -235,13 +264,19 @@ impl Model {
     }
 }
 
-/// The evaluation of a sample under a table of point values ([`Model::table`]).
-fn evaluation(table: &[f64], sample: &Sample) -> f64 {
+/// The evaluation of a sample under a table of point values ([`Model::table`]) and situation values.
+fn evaluation(table: &[f64], situations: &[f64], sample: &Sample) -> f64 {
     let [own, other] = rows(sample);
     let sum = |row: usize, counts: &ShapeCounts| {
         counts.iter().map(|&(s, c)| table[row * SHAPES + usize::from(s)] * f64::from(c)).sum::<f64>()
     };
-    sum(own, &sample.shapes[0]) - sum(other, &sample.shapes[1])
+    let shapes = &sample.terms.shapes;
+    sum(own, &shapes[0]) - sum(other, &shapes[1]) + situations[situation_index(sample)]
+}
+
+/// The index of a sample's situation among the model's situation values.
+fn situation_index(sample: &Sample) -> usize {
+    sample.mover * SITUATIONS + sample.terms.situation
 }
 
 /// The logistic of an evaluation: the expected result.
@@ -252,19 +287,21 @@ fn expected(evaluation: f64) -> f64 {
 /// The mean cross-entropy of the samples' results against the logistic of their evaluations under `values`.
 #[must_use]
 pub fn loss(values: &RuleValues, samples: &[Sample]) -> f64 {
-    let table = Model::of(values).table();
+    let model = Model::of(values);
+    let table = model.table();
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let p = expected(evaluation(&table, s)).clamp(1e-9, 1.0 - 1e-9);
+            let p = expected(evaluation(&table, &model.situations, s)).clamp(1e-9, 1.0 - 1e-9);
             -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
         })
         .sum();
     total / samples.len().max(1) as f64
 }
 
-/// The loss's gradient with respect to every shape's point value per row, summed over the samples, on every core.
-fn value_gradient(table: &[f64], samples: &[Sample]) -> Vec<f64> {
+/// The loss's gradient with respect to every shape's point value per row, and to every situation value, summed
+/// over the samples, on every core.
+fn value_gradient(table: &[f64], situations: &[f64], samples: &[Sample]) -> (Vec<f64>, Vec<f64>) {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = samples.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
@@ -272,25 +309,28 @@ fn value_gradient(table: &[f64], samples: &[Sample]) -> Vec<f64> {
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
-                    let mut gradient = vec![0.0; ROWS * SHAPES];
+                    let mut gradient = (vec![0.0; ROWS * SHAPES], vec![0.0; 2 * SITUATIONS]);
                     for s in part {
-                        let d = (expected(evaluation(table, s)) - s.result) / SCALE;
+                        let d = (expected(evaluation(table, situations, s)) - s.result) / SCALE;
                         let [own, other] = rows(s);
-                        for (row, sign, counts) in [(own, d, &s.shapes[0]), (other, -d, &s.shapes[1])] {
+                        let shapes = &s.terms.shapes;
+                        for (row, sign, counts) in [(own, d, &shapes[0]), (other, -d, &shapes[1])] {
                             for &(shape, c) in counts {
-                                gradient[row * SHAPES + usize::from(shape)] += sign * f64::from(c);
+                                gradient.0[row * SHAPES + usize::from(shape)] += sign * f64::from(c);
                             }
                         }
+                        gradient.1[situation_index(s)] += d;
                     }
                     gradient
                 })
             })
             .collect();
-        let mut total = vec![0.0; ROWS * SHAPES];
+        let mut total = (vec![0.0; ROWS * SHAPES], vec![0.0; 2 * SITUATIONS]);
         for part in parts {
             // A worker's panic is the caller's.
             let part = part.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-            total.iter_mut().zip(part).for_each(|(t, g)| *t += g);
+            total.0.iter_mut().zip(part.0).for_each(|(t, g)| *t += g);
+            total.1.iter_mut().zip(part.1).for_each(|(t, g)| *t += g);
         }
         total
     })
@@ -319,16 +359,17 @@ impl Adam {
 
 /// Fits the values to the samples from `start`; `progress` hears each step. The features' values stay within
 /// `0..=`[`LIMIT`] and no shape's point value falls below nothing: a pattern is never worth less than nothing to
-/// its owner.
+/// its owner. A situation's value may be negative (a threat of the opponent's).
 #[must_use]
 pub fn fit(start: &RuleValues, samples: &[Sample], fit: &Fit, progress: &dyn Fn(usize)) -> RuleValues {
     let mut model = Model::of(start);
     let origin = model.features;
     let (mut adam_features, mut adam_shapes) = (Adam::new(ROWS * FEATURES), Adam::new(ROWS * SHAPES));
+    let mut adam_situations = Adam::new(2 * SITUATIONS);
     let n = samples.len().max(1) as f64;
     let features = shape_features();
     for step in 1..=fit.steps {
-        let gradient = value_gradient(&model.table(), samples);
+        let (gradient, situation_gradient) = value_gradient(&model.table(), &model.situations, samples);
         let mut feature_gradient = [0.0; ROWS * FEATURES];
         for (i, &g) in gradient.iter().enumerate().filter(|(_, g)| **g != 0.0) {
             for (f, &c) in features[i % SHAPES].iter().enumerate() {
@@ -346,6 +387,13 @@ pub fn fit(start: &RuleValues, samples: &[Sample], fit: &Fit, progress: &dyn Fn(
                 let x = model.shapes[i] - adam_shapes.step(i, g, step, fit.rate);
                 let floor = -model.feature_value(i / SHAPES, i % SHAPES);
                 model.shapes[i] = x.clamp(floor.max(-f64::from(LIMIT)), f64::from(LIMIT));
+            }
+        }
+        if fit.situations {
+            for (i, &g) in situation_gradient.iter().enumerate() {
+                let g = g / n + fit.shape_pull * model.situations[i];
+                let x = model.situations[i] - adam_situations.step(i, g, step, fit.rate);
+                model.situations[i] = x.clamp(-f64::from(LIMIT), f64::from(LIMIT));
             }
         }
         progress(step);
@@ -367,13 +415,16 @@ mod tests {
         assert!(samples.len() > 20, "{} samples", samples.len());
         assert_eq!(samples, self_play(&game, &SelfPlay { threads: 1, ..spec }, &|| {}));
         let start = RuleValues::hand_set();
-        let features_only = Fit { steps: 200, rate: 5.0, pull: 0.0, shapes: false, shape_pull: 0.0 };
+        let features_only = Fit { steps: 200, rate: 5.0, pull: 0.0, shapes: false, situations: false, shape_pull: 0.0 };
         let fitted = fit(&start, &samples, &features_only, &|_| {});
         assert!(fitted.black.to_move_shapes.is_empty(), "the shapes stay as they start");
         assert!(loss(&fitted, &samples) < loss(&start, &samples));
         let with_shapes = fit(&start, &samples, &Fit { shapes: true, ..features_only }, &|_| {});
         assert!(!with_shapes.black.to_move_shapes.is_empty() || !with_shapes.white.to_move_shapes.is_empty());
         assert!(loss(&with_shapes, &samples) < loss(&fitted, &samples), "more freedom fits the same games closer");
+        let with_situations = fit(&start, &samples, &Fit { situations: true, ..features_only }, &|_| {});
+        assert!(!with_situations.black.situations.is_empty() || !with_situations.white.situations.is_empty());
+        assert!(loss(&with_situations, &samples) < loss(&fitted, &samples));
     }
 
     /// With `suite`, games start from the balanced suite's openings in turn: the first sample of the first game is
@@ -385,8 +436,8 @@ mod tests {
         let samples = self_play(&game, &spec, &|| {});
         let first = &game.balanced_openings()[0];
         let state = game.play_all(first).expect("a legal opening");
-        let expected = shape_counts(&game, &state).expect("an undecided opening");
-        assert_eq!(samples.first().map(|s| s.shapes.clone()), Some(expected));
+        let expected = terms(&game, &state).expect("an undecided opening");
+        assert_eq!(samples.first().map(|s| s.terms.clone()), Some(expected));
         assert_eq!(samples[0].mover, first.len() % 2, "the side to move after the opening");
     }
 }

@@ -110,7 +110,23 @@ pub struct Gomoku {
     tables: [&'static [Pattern]; 2],
     values: RuleValues,
     summaries: [Arc<[threats::Summary]>; 2],
+    /// Per colour slot, the values of the threat situations with that colour to move; `None` when the values
+    /// have none, so the evaluation need not work the situation out.
+    situations: Option<Arc<[[i32; values::SITUATIONS]; 2]>>,
     empty: Board,
+}
+
+/// The situation values of both colours, indexed by situation; `None` if every one is nothing.
+fn situation_table(values: &RuleValues) -> Option<Arc<[[i32; values::SITUATIONS]; 2]>> {
+    let mut table = [[0; values::SITUATIONS]; 2];
+    for (slot, row) in table.iter_mut().enumerate() {
+        for (name, &value) in &values.color(slot).situations {
+            if let Some(s) = values::parse_situation(name) {
+                row[s] = value;
+            }
+        }
+    }
+    table.iter().flatten().any(|&v| v != 0).then(|| Arc::new(table))
 }
 
 /// The value-and-flag tables of both colours for `values` under `win`.
@@ -174,16 +190,30 @@ impl Gomoku {
         }
         let values = values::embedded(win).clone();
         let summaries = embedded_summaries(win);
+        let situations = situation_table(&values);
         let empty = Board::new(&geo);
-        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, dense, tables, values, summaries, empty })
+        Ok(Gomoku { geo, win, opening, zobrist, side_key, points, dense, tables, values, summaries, situations, empty })
     }
 
     /// The same rules evaluated with other pattern values (fitting tries candidates this way).
     #[must_use]
     pub fn with_values(mut self, values: RuleValues) -> Gomoku {
         self.summaries = summaries(&values, self.win);
+        self.situations = situation_table(&values);
         self.values = values;
         self
+    }
+
+    /// What the threat situation `situation` ([`values::SITUATION_FACTS`]) is worth to `color` on move.
+    #[must_use]
+    pub fn situation_value(&self, color: u8, situation: usize) -> i32 {
+        self.situations.as_ref().map_or(0, |table| table[usize::from(color - 1)][situation])
+    }
+
+    /// Whether the values give any threat situation a value.
+    #[must_use]
+    pub fn values_situations(&self) -> bool {
+        self.situations.is_some()
     }
 
     /// The pattern values the evaluation uses.

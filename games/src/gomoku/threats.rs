@@ -16,7 +16,7 @@ use super::Gomoku;
 use super::board::{Board, Geometry};
 use super::patterns::{self, EMPTY, HALF, Pattern, WALL, WHITE};
 use super::renju;
-use super::values::{ColorValues, Role};
+use super::values::{self, ColorValues, Combination, Role};
 
 /// A property of a point for one colour, kept as a set of points so it can be counted and listed quickly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,11 +30,20 @@ pub enum Flag {
     OpenFour,
     /// Renju only, Black only: the point might be forbidden, so legality needs [`renju::forbidden`].
     Forbiddable,
+    /// A stone there makes a four and a three or a two on another line ([`Combination::FourThree`] or
+    /// [`Combination::FourTwo`]): a four that builds the next threat.
+    FourPlus,
+    /// A stone there makes an open three and another three or open two ([`Combination::ThreeThree`] or
+    /// [`Combination::OpenThreeTwo`]).
+    ThreePlus,
+    /// A stone there makes an open three.
+    OpenThree,
 }
 
 /// The number of flags, and the flags in bit order.
-const FLAGS: usize = 4;
-const ALL_FLAGS: [Flag; FLAGS] = [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable];
+const FLAGS: usize = 7;
+const ALL_FLAGS: [Flag; FLAGS] =
+    [Flag::Five, Flag::Four, Flag::OpenFour, Flag::Forbiddable, Flag::FourPlus, Flag::ThreePlus, Flag::OpenThree];
 
 /// Whether a stone there makes a four the opponent cannot stop with one stone.
 #[must_use]
@@ -50,6 +59,11 @@ fn has_flag(lines: &[Pattern; 4], flag: Flag) -> bool {
         Flag::Four => lines.iter().any(|l| l.is_four()),
         Flag::OpenFour => makes_open_four(lines),
         Flag::Forbiddable => renju::may_be_forbidden(lines),
+        Flag::FourPlus => matches!(values::combination(lines), Some(Combination::FourThree | Combination::FourTwo)),
+        Flag::ThreePlus => {
+            matches!(values::combination(lines), Some(Combination::ThreeThree | Combination::OpenThreeTwo))
+        }
+        Flag::OpenThree => lines.contains(&Pattern::OpenThree),
     }
 }
 
@@ -351,6 +365,31 @@ impl Threats {
     pub fn flagged(&self, color: u8, flag: Flag) -> impl Iterator<Item = usize> + '_ {
         let set = &self.flags[slot(color)][flag as usize];
         ones(self.candidates.0.iter().zip(&set.0).map(|(a, b)| a & b))
+    }
+
+    /// Whether any candidate point has `flag` for `color`.
+    #[must_use]
+    pub fn any(&self, color: u8, flag: Flag) -> bool {
+        let set = &self.flags[slot(color)][flag as usize];
+        self.candidates.0.iter().zip(&set.0).any(|(a, b)| a & b != 0)
+    }
+
+    /// The threat situation of the position for `own` to move: the bits of [`values::SITUATION_FACTS`].
+    #[must_use]
+    pub fn situation(&self, own: u8) -> usize {
+        let other = 3 - own;
+        let facts = [
+            (other, Flag::OpenFour),
+            (own, Flag::FourPlus),
+            (own, Flag::Four),
+            (own, Flag::ThreePlus),
+            (own, Flag::OpenThree),
+            (other, Flag::FourPlus),
+            (other, Flag::Four),
+            (other, Flag::ThreePlus),
+            (other, Flag::OpenThree),
+        ];
+        facts.iter().enumerate().fold(0, |bits, (i, &(color, flag))| bits | usize::from(self.any(color, flag)) << i)
     }
 
     /// How many candidate points have `flag` for `color`.

@@ -66,6 +66,10 @@ pub type Row = [i32; FEATURES];
 /// beyond its features' values. Shapes not listed adjust nothing.
 pub type Shapes = BTreeMap<String, i32>;
 
+/// Situation values by situation name ([`situation_name`]): what the side to move's threat situation is worth to
+/// it. Situations not listed are worth nothing.
+pub type Situations = BTreeMap<String, i32>;
+
 /// One colour's values: when it is to move and when it waits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -80,6 +84,9 @@ pub struct ColorValues {
     /// The shape adjustments while the other colour is to move.
     #[serde(default, skip_serializing_if = "Shapes::is_empty")]
     pub waiting_shapes: Shapes,
+    /// The values of the threat situations ([`SITUATION_FACTS`]) while this colour is to move.
+    #[serde(default, skip_serializing_if = "Situations::is_empty")]
+    pub situations: Situations,
 }
 
 impl ColorValues {
@@ -122,7 +129,13 @@ impl RuleValues {
     pub fn hand_set() -> RuleValues {
         let waiting = [2, 12, 12, 50, 180, 220, 3_000, 3_000, 3_000, 1_500, 0, 700, 0, 0, 0];
         let to_move = waiting.map(|v| (v * 5 + 2) / 4);
-        let color = ColorValues { to_move, waiting, to_move_shapes: Shapes::new(), waiting_shapes: Shapes::new() };
+        let color = ColorValues {
+            to_move,
+            waiting,
+            to_move_shapes: Shapes::new(),
+            waiting_shapes: Shapes::new(),
+            situations: Situations::new(),
+        };
         RuleValues { black: color.clone(), white: color }
     }
 
@@ -163,6 +176,16 @@ pub enum ValuesError {
         /// The value found.
         value: i32,
     },
+    /// A situation value that names no situation, or beyond [`LIMIT`].
+    #[error("{rule}: the situation `{situation}` ({problem})")]
+    Situation {
+        /// The rule.
+        rule: String,
+        /// The situation's name as found.
+        situation: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// A shape adjustment that names no shape, or beyond [`LIMIT`].
     #[error("{rule}: the shape `{shape}` ({problem})")]
     Shape {
@@ -202,6 +225,19 @@ pub fn parse(text: &str) -> Result<ValuesFile, ValuesError> {
                 };
                 return Err(ValuesError::Shape { rule: rule.id().into(), shape: name.clone(), problem });
             }
+            for (name, &value) in &color.situations {
+                let problem = if parse_situation(name).is_none() {
+                    format!(
+                        "not a situation: `none` or facts from {} joined by `+`, in that order",
+                        SITUATION_FACTS.join(", ")
+                    )
+                } else if value.abs() > LIMIT {
+                    format!("valued {value}, beyond ±{LIMIT}")
+                } else {
+                    continue;
+                };
+                return Err(ValuesError::Situation { rule: rule.id().into(), situation: name.clone(), problem });
+            }
         }
     }
     Ok(file)
@@ -231,50 +267,70 @@ pub fn embedded(rule: WinRule) -> &'static RuleValues {
         .unwrap_or_else(|| HAND.get_or_init(RuleValues::hand_set))
 }
 
-/// Adds the features of one point (the four line patterns a stone there makes) to `counts`: each line's
-/// pattern, and the strongest combination of lines, as Rapfi's classical evaluation and move scores tell them
-/// apart (a four with an open three, a four with a lesser three or a two, an open three with a three or an open
-/// two, a closed three with the same, two open twos).
-pub fn add_features(lines: &[Pattern; 4], counts: &mut [i32; FEATURES]) {
-    let [mut fours, mut open_threes, mut threes, mut open_twos, mut twos] = [0; 5];
-    for &line in lines {
-        let feature = match line {
-            Pattern::One => 0,
-            Pattern::Two => 1,
-            Pattern::OpenTwo => 2,
-            Pattern::Three => 3,
-            Pattern::OpenThree => 4,
-            Pattern::Four => 5,
-            Pattern::DoubleFour => 6,
-            Pattern::OpenFour => 7,
-            Pattern::Dead | Pattern::Five | Pattern::Overline => continue,
-        };
-        counts[feature] += 1;
-        fours += i32::from(line.is_four());
-        open_threes += i32::from(line == Pattern::OpenThree);
-        threes += i32::from(line == Pattern::Three);
-        open_twos += i32::from(line == Pattern::OpenTwo);
-        twos += i32::from(line == Pattern::Two);
+/// The line-pattern feature of one line, if it has one.
+fn line_feature(line: Pattern) -> Option<usize> {
+    match line {
+        Pattern::Dead | Pattern::Five | Pattern::Overline => None,
+        other => Some(other as usize - 1),
     }
-    let combination = if fours >= 2 {
-        Some(0)
+}
+
+/// A combination of lines a point makes, as Rapfi's classical evaluation and move scores tell them apart; the
+/// strongest that applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combination {
+    /// Two fours (on two lines).
+    FourFour = 0,
+    /// A four with an open three.
+    FourThree,
+    /// A four with a lesser three or a two.
+    FourTwo,
+    /// Two open threes.
+    ThreeThree,
+    /// An open three with a three or an open two.
+    OpenThreeTwo,
+    /// A closed three with a three or an open two.
+    ThreeTwo,
+    /// Two open twos.
+    TwoTwo,
+}
+
+/// The strongest combination the four lines of a point make, if any.
+#[must_use]
+pub fn combination(lines: &[Pattern; 4]) -> Option<Combination> {
+    let count = |p: Pattern| lines.iter().filter(|&&l| l == p).count();
+    let fours = lines.iter().filter(|l| l.is_four()).count();
+    let (open_threes, threes, open_twos, twos) =
+        (count(Pattern::OpenThree), count(Pattern::Three), count(Pattern::OpenTwo), count(Pattern::Two));
+    Some(if fours >= 2 {
+        Combination::FourFour
     } else if fours == 1 && open_threes >= 1 {
-        Some(1)
+        Combination::FourThree
     } else if fours == 1 && threes + open_twos + twos >= 1 {
-        Some(2)
+        Combination::FourTwo
     } else if open_threes >= 2 {
-        Some(3)
+        Combination::ThreeThree
     } else if open_threes == 1 && threes + open_twos >= 1 {
-        Some(4)
+        Combination::OpenThreeTwo
     } else if threes >= 1 && threes + open_twos >= 2 {
-        Some(5)
+        Combination::ThreeTwo
     } else if open_twos >= 2 {
-        Some(6)
+        Combination::TwoTwo
     } else {
-        None
-    };
-    if let Some(c) = combination {
-        counts[COMBINATIONS + c] += 1;
+        return None;
+    })
+}
+
+/// Adds the features of one point (the four line patterns a stone there makes) to `counts`: each line's
+/// pattern, and the strongest [`combination`] of lines.
+pub fn add_features(lines: &[Pattern; 4], counts: &mut [i32; FEATURES]) {
+    for &line in lines {
+        if let Some(feature) = line_feature(line) {
+            counts[feature] += 1;
+        }
+    }
+    if let Some(c) = combination(lines) {
+        counts[COMBINATIONS + c as usize] += 1;
     }
 }
 
@@ -330,10 +386,47 @@ pub fn parse_shape(name: &str) -> Option<usize> {
 
 /// A live line pattern's name, as the feature names spell it.
 fn pattern_name(line: Pattern) -> &'static str {
-    match line {
-        Pattern::Dead | Pattern::Five | Pattern::Overline => "dead",
-        other => FEATURE_NAMES[other as usize - 1],
+    line_feature(line).map_or("dead", |f| FEATURE_NAMES[f])
+}
+
+/// The facts of a threat situation, from the side to move's view, in bit order: whether the opponent has an open
+/// four to make, whether the side to move has a four that makes a three or a two besides, any four, an open three
+/// with another three or open two, an open three, and the same for the opponent. Rapfi's classical evaluation
+/// values the side to move's threats this way, beside its point values: whoever moves first with a threat can use
+/// it, which point values summed over the board cannot tell.
+pub const SITUATION_FACTS: [&str; 9] = [
+    "their-open-four",
+    "own-four-plus",
+    "own-four",
+    "own-three-plus",
+    "own-open-three",
+    "their-four-plus",
+    "their-four",
+    "their-three-plus",
+    "their-open-three",
+];
+
+/// The number of threat situations: every combination of the [`SITUATION_FACTS`].
+pub const SITUATIONS: usize = 1 << SITUATION_FACTS.len();
+
+/// A situation's name in the values file: its facts joined by `+`, or `none`.
+#[must_use]
+pub fn situation_name(situation: usize) -> String {
+    let facts: Vec<&str> =
+        SITUATION_FACTS.iter().enumerate().filter(|(i, _)| situation & 1 << i != 0).map(|(_, &f)| f).collect();
+    if facts.is_empty() { "none".into() } else { facts.join("+") }
+}
+
+/// Reads a situation's name ([`situation_name`]); `None` unless it is one.
+#[must_use]
+pub fn parse_situation(name: &str) -> Option<usize> {
+    let mut situation = 0;
+    if name != "none" {
+        for fact in name.split('+') {
+            situation |= 1 << SITUATION_FACTS.iter().position(|&f| f == fact)?;
+        }
     }
+    (situation < SITUATIONS && situation_name(situation) == name).then_some(situation)
 }
 
 /// The value of a point with these line patterns in one role, from the features alone (no shape adjustment).
@@ -395,6 +488,25 @@ mod tests {
         shapes(&mut file).insert("four+two".into(), -7);
         let again = parse(&format(&file, "test").expect("format")).expect("a good shape");
         assert_eq!(again["renju"].white.waiting_shapes["four+two"], -7);
+    }
+
+    #[test]
+    fn every_situation_has_a_name_that_reads_back_and_other_names_are_refused() {
+        for s in 0..SITUATIONS {
+            assert_eq!(parse_situation(&situation_name(s)), Some(s), "{}", situation_name(s));
+        }
+        assert_eq!(situation_name(0), "none");
+        assert_eq!(situation_name(0b1_0000_0101), "their-open-four+own-four+their-open-three");
+        for bad in ["", "own-four+their-open-four", "own-four+own-four", "own-five", "none+own-four"] {
+            assert_eq!(parse_situation(bad), None, "{bad}");
+        }
+        let mut file = parse(EMBEDDED).expect("the embedded values file");
+        file.get_mut("caro").expect("caro").black.situations.insert("own-four+their-open-four".into(), 5);
+        let error = parse(&format(&file, "test").expect("format")).expect_err("a bad situation");
+        assert!(
+            error.to_string().contains("caro: the situation `own-four+their-open-four` (not a situation"),
+            "{error}"
+        );
     }
 
     #[test]
