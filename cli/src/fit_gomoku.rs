@@ -57,6 +57,13 @@ pub struct Args {
     /// Worker threads (default: the available cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Also write the self-play games to this file (with one rule), so that later fits can reuse them.
+    #[arg(long, conflicts_with = "load_games")]
+    save_games: Option<PathBuf>,
+    /// Fit to the games in this file (written by `--save-games`, with one rule) instead of playing new ones: the
+    /// options of the self-play are then unused.
+    #[arg(long)]
+    load_games: Option<PathBuf>,
     /// The values file to write (every rule: the fitted ones and the others as embedded).
     #[arg(long)]
     out: PathBuf,
@@ -92,6 +99,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     if args.games == 0 || args.steps == 0 {
         return Err("--games and --steps must be at least 1".into());
     }
+    if rules.len() != 1 && (args.save_games.is_some() || args.load_games.is_some()) {
+        return Err("--save-games and --load-games need exactly one rule in --rules".into());
+    }
     let level = Level { randomness: args.randomness, ..Level::custom(args.depth) };
     if let Some(problem) = level.problem() {
         return Err(format!("--depth or --randomness: {problem}"));
@@ -106,18 +116,29 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             game = game.with_values(RuleValues::hand_set());
         }
         let start = game.values().clone();
-        let spec = SelfPlay {
-            games: args.games,
-            opening: args.opening,
-            suite: args.suite,
-            level: level.clone(),
-            seed: args.seed,
-            threads,
+        let played = if let Some(path) = &args.load_games {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            fitting::parse_games(&game, &text).map_err(|e| format!("{}: {e}", path.display()))?
+        } else {
+            let spec = SelfPlay {
+                games: args.games,
+                opening: args.opening,
+                suite: args.suite,
+                level: level.clone(),
+                seed: args.seed,
+                threads,
+            };
+            let games = bar(args.games as u64, "games")?;
+            games.set_prefix(rule.name());
+            let played = fitting::self_play(&game, &spec, &|| games.inc(1));
+            games.finish_and_clear();
+            played
         };
-        let games = bar(args.games as u64, "games")?;
-        games.set_prefix(rule.name());
-        let samples = fitting::self_play(&game, &spec, &|| games.inc(1));
-        games.finish_and_clear();
+        if let Some(path) = &args.save_games {
+            files::write_atomic(path, fitting::format_games(&game, &played))?;
+            say!("wrote the games to {}", path.display());
+        }
+        let samples = fitting::samples(&game, &played);
         // Every tenth game is held back to measure the fit on games it has not seen.
         let (held, train): (Vec<_>, Vec<_>) = samples.into_iter().partition(|s| s.game % 10 == 9);
         let extras = args.shapes || args.situations;
@@ -153,33 +174,38 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
              loss {held_before:.4} -> {held_after:.4}{shapes}",
             rule.id(),
             train.len(),
-            args.games,
+            played.len(),
             held.len(),
         );
         say!("{note}");
         notes.push(note);
         file.insert(rule.id().to_string(), fitted);
     }
+    let self_play = match &args.load_games {
+        Some(path) => format!("--load-games {}", path.display()),
+        None => format!(
+            "--games {} --depth {} --randomness {} --opening {}{} --seed {}",
+            args.games,
+            args.depth,
+            args.randomness,
+            args.opening,
+            if args.suite { " --suite" } else { "" },
+            args.seed
+        ),
+    };
+    let extras =
+        format!("{}{}", if args.shapes { " --shapes" } else { "" }, if args.situations { " --situations" } else { "" });
+    let pulls = if extras.is_empty() {
+        String::new()
+    } else {
+        format!(" --shape-pull {}", args.shape_pull.iter().map(|p| format!("{p:e}")).collect::<Vec<_>>().join(","))
+    };
     let made_by = format!(
-        "Made by: tabula-cli fit-gomoku --games {} --depth {} --randomness {} --opening {}{} --steps {} --rate {}{}{} \
-         --seed {} (the rules not listed kept their values)\n# {}",
-        args.games,
-        args.depth,
-        args.randomness,
-        args.opening,
-        if args.suite { " --suite" } else { "" },
+        "Made by: tabula-cli fit-gomoku {self_play} --steps {} --rate {}{}{extras}{pulls} (the rules not listed kept \
+         their values)\n# {}",
         args.steps,
         args.rate,
         if args.from_hand { " --from-hand" } else { "" },
-        if args.shapes {
-            format!(
-                " --shapes --shape-pull {}",
-                args.shape_pull.iter().map(|p| format!("{p:e}")).collect::<Vec<_>>().join(",")
-            )
-        } else {
-            String::new()
-        },
-        args.seed,
         notes.join("\n# ")
     );
     files::write_atomic(&args.out, values::format(&file, &made_by)?)?;

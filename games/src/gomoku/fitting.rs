@@ -7,6 +7,8 @@ use rand::seq::IndexedRandom;
 use tabula_core::{Evaluator, Game, GameResult, Level, random};
 
 use super::eval::{ShapeCounts, Terms, terms};
+use super::notation::{format_moves, parse_moves};
+use super::patterns::{BLACK, WHITE};
 use super::values::{
     FEATURES, LIMIT, RuleValues, SHAPES, SITUATIONS, add_features, parse_shape, parse_situation, shape_lines,
     shape_name, situation_name,
@@ -47,12 +49,25 @@ pub struct SelfPlay {
     pub threads: usize,
 }
 
-/// Plays the self-play games and returns their samples, in game order whatever the threads (so a seed gives the
-/// same samples). `on_game` hears each finished game.
-pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) -> Vec<Sample> {
+/// A finished self-play game, enough to replay it: its samples follow from its moves ([`samples`]), so that a
+/// games file ([`format_games`]) lets later fits (other pulls, shapes or situations) reuse games that took an hour
+/// to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    /// The moves from the empty board.
+    pub moves: Vec<Move>,
+    /// How many of them are the opening: played before the search, so not sampled.
+    pub opening: usize,
+    /// The winner's colour ([`BLACK`] or [`WHITE`]), `None` for a draw.
+    pub winner: Option<u8>,
+}
+
+/// Plays the self-play games and returns them in game order whatever the threads (so a seed gives the same
+/// games). `on_game` hears each finished game.
+pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) -> Vec<PlayedGame> {
     let suite = if spec.suite { game.balanced_openings() } else { Vec::new() };
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut per_game: Vec<(usize, Vec<Sample>)> = std::thread::scope(|scope| {
+    let mut played: Vec<(usize, PlayedGame)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..spec.threads.max(1))
             .map(|_| {
                 scope.spawn(|| {
@@ -74,36 +89,36 @@ pub fn self_play(game: &Gomoku, spec: &SelfPlay, on_game: &(dyn Fn() + Sync)) ->
         // A worker's panic is the caller's: no game may go missing quietly.
         workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
-    per_game.sort_by_key(|(i, _)| *i);
-    per_game.into_iter().flat_map(|(_, samples)| samples).collect()
+    played.sort_by_key(|(i, _)| *i);
+    played.into_iter().map(|(_, game)| game).collect()
 }
 
-/// The samples of self-play game `index`, from the opening `start` and then `spec.opening` random stones.
-fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], index: usize) -> Vec<Sample> {
+/// Self-play game `index`, from the opening `start` and then `spec.opening` random stones.
+fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], index: usize) -> PlayedGame {
     let seed = spec.seed.wrapping_add(index as u64);
     let game = engine.game().clone();
     let mut rng = random::seeded(seed);
     let mut state = game.initial_state();
-    if start.is_empty() {
-        for mv in random_opening(&game, spec.opening, &mut rng) {
-            game.make(&mut state, mv);
-        }
-    } else {
-        for &mv in start {
-            game.make(&mut state, mv);
-        }
-        let mut moves = Vec::new();
+    let mut moves = if start.is_empty() { random_opening(&game, spec.opening, &mut rng) } else { start.to_vec() };
+    for &mv in &moves {
+        game.make(&mut state, mv);
+    }
+    if !start.is_empty() {
+        let mut choices = Vec::new();
         for _ in 0..spec.opening {
-            moves.clear();
-            GomokuEvaluator.search_moves(&game, &state, &mut moves);
-            match moves.choose(&mut rng) {
-                Some(&mv) if game.outcome(&state).is_none() => game.make(&mut state, mv),
+            choices.clear();
+            GomokuEvaluator.search_moves(&game, &state, &mut choices);
+            match choices.choose(&mut rng) {
+                Some(&mv) if game.outcome(&state).is_none() => {
+                    game.make(&mut state, mv);
+                    moves.push(mv);
+                }
                 _ => break,
             };
         }
     }
     engine.clear();
-    let mut positions = Vec::new();
+    let opening = moves.len();
     let mut ply = 0u64;
     let winner = loop {
         if let Some(outcome) = game.outcome(&state) {
@@ -112,29 +127,114 @@ fn play_one(engine: &mut Engine<Gomoku>, spec: &SelfPlay, start: &[Move], index:
                 GameResult::Draw => None,
             };
         }
-        let mover = color_of(game.side_to_move(&state));
-        if let Some(f) = terms(&game, &state) {
-            positions.push((mover, f));
-        }
         let Some(mv) = engine.think(&state, &spec.level, seed ^ ply, None, &mut |_| {}).best_move else {
             break None;
         };
         game.make(&mut state, mv);
+        moves.push(mv);
         ply += 1;
     };
-    positions
-        .into_iter()
-        .map(|(mover, terms)| Sample {
-            game: index,
-            mover: usize::from(mover - 1),
-            terms,
-            result: match winner {
-                Some(w) if w == mover => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            },
-        })
-        .collect()
+    PlayedGame { moves, opening, winner }
+}
+
+/// The samples of the games: every position after a game's opening whose evaluation the values decide ([`terms`]),
+/// labelled with the game's result; [`Sample::game`] is the game's index.
+#[must_use]
+pub fn samples(game: &Gomoku, games: &[PlayedGame]) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    for (index, played) in games.iter().enumerate() {
+        let mut state = game.initial_state();
+        for ply in 0..=played.moves.len() {
+            if ply >= played.opening && game.outcome(&state).is_none() {
+                let mover = color_of(game.side_to_move(&state));
+                if let Some(terms) = terms(game, &state) {
+                    let result = match played.winner {
+                        Some(w) if w == mover => 1.0,
+                        Some(_) => 0.0,
+                        None => 0.5,
+                    };
+                    samples.push(Sample { game: index, mover: usize::from(mover - 1), terms, result });
+                }
+            }
+            if let Some(&mv) = played.moves.get(ply) {
+                game.make(&mut state, mv);
+            }
+        }
+    }
+    samples
+}
+
+/// A games file's first line after its comments: the rule's id and the board size.
+const GAMES_HEADER: &str = "# fit-gomoku self-play games: the rule and board size, then a line per game: the winner \
+                            (black, white or draw), the opening stones (not sampled) and the moves from the empty \
+                            board";
+
+/// Writes games as text for [`parse_games`]: a comment, a line with the rule and board size, then a line per game:
+/// its winner, its opening's length and its moves in `h8` notation.
+#[must_use]
+pub fn format_games(game: &Gomoku, games: &[PlayedGame]) -> String {
+    let mut text = format!("{GAMES_HEADER}\nrule {} {}\n", game.win_rule().id(), game.size());
+    for played in games {
+        let winner = match played.winner {
+            Some(BLACK) => "black",
+            Some(_) => "white",
+            None => "draw",
+        };
+        text.push_str(&format!("{winner} {} {}\n", played.opening, format_moves(game, &played.moves)));
+    }
+    text
+}
+
+/// A games file that could not be read: the 1-based line and what was wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct GamesFileError {
+    /// The 1-based line.
+    pub line: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+/// Reads games written by [`format_games`] for this game's rule and board size, replaying each: an unreadable or
+/// illegal move (one after the game ended too) or a winner the moves do not give is an error naming the line.
+pub fn parse_games(game: &Gomoku, text: &str) -> Result<Vec<PlayedGame>, GamesFileError> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    let expected = format!("rule {} {}", game.win_rule().id(), game.size());
+    match lines.next() {
+        Some((_, header)) if header.trim() == expected => {}
+        Some((i, header)) => {
+            return Err(GamesFileError { line: i + 1, message: format!("expected `{expected}`, found `{header}`") });
+        }
+        None => return Err(GamesFileError { line: 1, message: format!("no `{expected}` line") }),
+    }
+    lines.map(|(i, line)| parse_game(game, line).map_err(|message| GamesFileError { line: i + 1, message })).collect()
+}
+
+/// One game line of a games file.
+fn parse_game(game: &Gomoku, line: &str) -> Result<PlayedGame, String> {
+    let mut fields = line.splitn(3, ' ');
+    let winner = match fields.next() {
+        Some("black") => Some(BLACK),
+        Some("white") => Some(WHITE),
+        Some("draw") => None,
+        other => return Err(format!("expected the winner (black, white or draw), found `{}`", other.unwrap_or(""))),
+    };
+    let opening = fields.next().unwrap_or("");
+    let opening: usize =
+        opening.parse().map_err(|_| format!("expected the opening's number of stones, found `{opening}`"))?;
+    let (moves, state) = parse_moves(game, fields.next().unwrap_or(""))
+        .map_err(|e| format!("moves, column {}: {}", e.column, e.message))?;
+    if opening > moves.len() {
+        return Err(format!("an opening of {opening} stones in a game of {} moves", moves.len()));
+    }
+    let replayed = match game.outcome(&state).map(|o| o.result) {
+        Some(GameResult::Win(player)) => Some(color_of(player)),
+        Some(GameResult::Draw) | None => None,
+    };
+    if replayed != winner {
+        return Err("the moves do not give that winner".into());
+    }
+    Ok(PlayedGame { moves, opening, winner })
 }
 
 /// The evaluation that maps to a 73% expected score (1 / (1 + e^-1)): the logistic's scale.
@@ -411,9 +511,10 @@ mod tests {
     fn self_play_samples_replay_and_the_fit_lowers_the_loss() {
         let game = Gomoku::new(9, WinRule::Freestyle).expect("rules");
         let spec = SelfPlay { games: 6, opening: 3, suite: false, level: Level::custom(1), seed: 5, threads: 2 };
-        let samples = self_play(&game, &spec, &|| {});
+        let games = self_play(&game, &spec, &|| {});
+        assert_eq!(games, self_play(&game, &SelfPlay { threads: 1, ..spec }, &|| {}));
+        let samples = samples(&game, &games);
         assert!(samples.len() > 20, "{} samples", samples.len());
-        assert_eq!(samples, self_play(&game, &SelfPlay { threads: 1, ..spec }, &|| {}));
         let start = RuleValues::hand_set();
         let features_only = Fit { steps: 200, rate: 5.0, pull: 0.0, shapes: false, situations: false, shape_pull: 0.0 };
         let fitted = fit(&start, &samples, &features_only, &|_| {});
@@ -433,11 +534,47 @@ mod tests {
     fn suite_games_start_from_the_suite() {
         let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
         let spec = SelfPlay { games: 1, opening: 0, suite: true, level: Level::custom(1), seed: 5, threads: 1 };
-        let samples = self_play(&game, &spec, &|| {});
+        let samples = samples(&game, &self_play(&game, &spec, &|| {}));
         let first = &game.balanced_openings()[0];
         let state = game.play_all(first).expect("a legal opening");
         let expected = terms(&game, &state).expect("an undecided opening");
         assert_eq!(samples.first().map(|s| s.terms.clone()), Some(expected));
         assert_eq!(samples[0].mover, first.len() % 2, "the side to move after the opening");
+    }
+
+    /// Games written to text read back the same, and give the same samples.
+    #[test]
+    fn games_files_round_trip() {
+        let game = Gomoku::new(9, WinRule::Freestyle).expect("rules");
+        let spec = SelfPlay { games: 4, opening: 3, suite: false, level: Level::custom(1), seed: 9, threads: 1 };
+        let games = self_play(&game, &spec, &|| {});
+        let text = format_games(&game, &games);
+        assert_eq!(parse_games(&game, &text), Ok(games.clone()));
+        assert_eq!(samples(&game, &parse_games(&game, &text).expect("readable")), samples(&game, &games));
+    }
+
+    /// A games file for another rule or size, or with a bad line, is an error naming the line.
+    #[test]
+    fn bad_games_files_name_the_line() {
+        let game = Gomoku::new(9, WinRule::Freestyle).expect("rules");
+        let header = "# games\nrule freestyle 9\n";
+        let error = |text: &str| parse_games(&game, text).expect_err(text);
+        assert_eq!(error("rule renju 9\n").line, 1);
+        assert_eq!(error("rule freestyle 15\n").line, 1);
+        assert_eq!(error("").line, 1);
+        let cases = [
+            ("blue 0 e5", "the winner"),
+            ("draw x e5", "number of stones"),
+            ("draw 0 e5 z9", "moves, column 4"),
+            ("draw 0 e5 e5", "not legal"),
+            ("draw 3 e5", "an opening of 3 stones"),
+            ("black 0 a1 a9 b1 b9 c1 c9 d1 d9 e1 e9", "the game is over"),
+            ("white 0 a1 a9 b1 b9 c1 c9 d1 d9 e1", "do not give that winner"),
+        ];
+        for (line, problem) in cases {
+            let e = error(&format!("{header}black 0 a1 a9 b1 b9 c1 c9 d1 d9 e1\n{line}\n"));
+            assert_eq!(e.line, 4, "{line}: {e}");
+            assert!(e.message.contains(problem), "{line}: {e}");
+        }
     }
 }
