@@ -136,6 +136,13 @@ pub trait Game: Sync {
     /// The 64-bit Zobrist hash of the state, maintained incrementally by `make` and `unmake`.
     fn hash(&self, state: &Self::State) -> u64;
 
+    /// The hash the state will have once `mv` is made, where the game can tell it cheaply beforehand (`None`, the
+    /// default, where it cannot): the searcher then starts loading the child's table entry into the cache while
+    /// `make` runs.
+    fn hash_after(&self, _state: &Self::State, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// A dense index of `mv` in `0..self.move_index_count()`, for history tables and the transposition table
     /// (which stores moves by index: the moves of one position must have distinct indices).
     fn move_index(&self, mv: Self::Move) -> usize;

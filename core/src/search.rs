@@ -759,7 +759,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         for i in 0..self.root.len() {
             let mv = self.root[i].mv;
             let floor = if margin > 0 && best > -INFINITY { lower.max(best - margin) } else { lower };
-            let undo = self.game.make(state, mv);
+            let undo = self.make_move(state, mv);
             let value = self.search_child(state, depth - 1, floor, beta, 1, i == 0, 0);
             self.game.unmake(state, mv, undo);
             if self.aborted {
@@ -809,6 +809,19 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             probe = -self.negamax(state, depth, -alpha - 1, -alpha, ply);
         }
         if probe > alpha && probe < beta { -self.negamax(state, depth, -beta, -alpha, ply) } else { probe }
+    }
+
+    /// Makes `mv`, first starting to load the child's table entry where the game can name its key beforehand.
+    fn make_move(&self, state: &mut G::State, mv: G::Move) -> G::Undo {
+        let key = self.game.hash_after(state, mv);
+        if let Some(key) = key
+            && self.options.transposition_table
+        {
+            self.table.prefetch(key);
+        }
+        let undo = self.game.make(state, mv);
+        debug_assert!(key.is_none_or(|key| key == self.game.hash(state)), "hash_after disagrees with make");
+        undo
     }
 
     fn pv_root_move(&self) -> Option<G::Move> {
@@ -930,7 +943,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 && ply < 2 * self.iteration_depth
                 && self.evaluator.is_forcing(game, state, mv);
             let child_depth = depth - 1 + i32::from(extended);
-            let undo = game.make(state, mv);
+            let undo = self.make_move(state, mv);
             let value = self.search_child(state, child_depth, alpha, beta, ply + 1, i == 0, reduction);
             game.unmake(state, mv, undo);
             if self.aborted {
@@ -1002,7 +1015,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         self.move_buffers[ply] = moves;
         for i in 0..ordered.len() {
             let mv = next_best(&mut ordered, i);
-            let undo = game.make(state, mv);
+            let undo = self.make_move(state, mv);
             let value = if !self.enter_node() {
                 0
             } else if let Some(outcome) = game.outcome(state) {

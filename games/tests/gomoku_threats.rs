@@ -1,7 +1,8 @@
 //! The threat cache against a from-scratch recompute: on random positions under every win rule and several board
 //! sizes, the board's incremental line keys and neighbour counts, the cached patterns, values and flags of every
 //! point and the totals and counts over the candidate area equal what a direct scan of the board finds, also along
-//! sequences of moves taken back one by one.
+//! sequences of moves taken back one by one; and the hash a move will give, as `hash_after` tells it beforehand (the
+//! searcher prefetches by it), is the hash `make` gives.
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -125,7 +126,9 @@ fn random_games(game: &Gomoku, games: usize, seed: u64) {
                 }
                 let mv = random_move(game, &state, &mut rng);
                 before.push(state.clone());
+                let announced = game.hash_after(&state, mv);
                 undos.push(game.make(&mut state, mv));
+                assert_eq!(announced, Some(game.hash(&state)), "hash_after foretells the hash make gives");
                 check_against_scan(game, &state);
                 check_evaluation(game, &state);
                 line.push(mv);

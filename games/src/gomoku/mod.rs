@@ -523,6 +523,10 @@ impl Game for Gomoku {
         state.hash
     }
 
+    fn hash_after(&self, state: &GomokuState, mv: Move) -> Option<u64> {
+        Some(state.hash ^ self.zobrist[mv.index()][usize::from(color_of(state.side) - 1)] ^ self.side_key)
+    }
+
     fn move_index(&self, mv: Move) -> usize {
         usize::from(self.dense[mv.index()])
     }
