@@ -86,9 +86,19 @@ impl Entry {
     }
 }
 
-/// Asks Linux to back `bytes` from `start` (an allocation not yet touched) with 2 MB pages where it can: a table
-/// probed at random spends much of its time walking page tables otherwise, and transparent huge pages are often
-/// given only to memory that asks (`madvise` mode). Elsewhere, or when refused, nothing changes.
+/// `count` default entries for a large table probed at random, backed by 2 MB pages where Linux gives them: such a
+/// table otherwise spends much of its time walking page tables, and transparent huge pages are often given only to
+/// memory that asks (`madvise` mode).
+#[must_use]
+pub fn huge_page_table<T: Default>(count: usize) -> Vec<T> {
+    let mut entries: Vec<T> = Vec::with_capacity(count);
+    advise_huge_pages(entries.as_ptr().cast(), count * std::mem::size_of::<T>());
+    entries.extend((0..count).map(|_| T::default()));
+    entries
+}
+
+/// Asks Linux to back `bytes` from `start` (an allocation not yet touched) with huge pages. Elsewhere, or when
+/// refused, nothing changes.
 fn advise_huge_pages(start: *const u8, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
@@ -123,10 +133,7 @@ impl TranspositionTable {
         let wanted = (megabytes.saturating_mul(1024 * 1024) / bucket).max(1);
         // A power of two, so the index is a mask of the hash.
         let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        let mut buckets: Vec<[Slot; 2]> = Vec::with_capacity(count);
-        advise_huge_pages(buckets.as_ptr().cast(), count * bucket);
-        buckets.extend((0..count).map(|_| <[Slot; 2]>::default()));
-        TranspositionTable { buckets, generation: 0 }
+        TranspositionTable { buckets: huge_page_table(count), generation: 0 }
     }
 
     /// Forgets every entry.

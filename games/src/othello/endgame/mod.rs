@@ -146,10 +146,7 @@ impl Solver {
     /// A solver whose table holds `2^bits` entries (16 bytes each).
     #[must_use]
     pub fn new(bits: u32) -> Solver {
-        Solver {
-            table: (0..1usize << bits).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
-            idle: AtomicUsize::new(0),
-        }
+        Solver { table: tabula_core::table::huge_page_table(1usize << bits), idle: AtomicUsize::new(0) }
     }
 
     /// Forgets the stored results.
