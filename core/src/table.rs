@@ -97,6 +97,20 @@ pub fn huge_page_table<T: Default>(count: usize) -> Vec<T> {
     entries
 }
 
+/// Starts loading `entry` of a table into the cache, so that reading it soon waits less for memory (on x86-64;
+/// elsewhere nothing).
+#[inline(always)]
+pub fn prefetch<T>(entry: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE is part of the x86-64 baseline, and a prefetch never faults whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(entry).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
+}
+
 /// Asks Linux to back `bytes` from `start` (an allocation not yet touched) with huge pages. Elsewhere, or when
 /// refused, nothing changes.
 fn advise_huge_pages(start: *const u8, bytes: usize) {
@@ -177,14 +191,7 @@ impl TranspositionTable {
     /// key waits less for memory (on x86-64; elsewhere nothing).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: SSE is part of the x86-64 baseline, and a prefetch never faults whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.bucket(key).as_ptr().cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.bucket(key));
     }
 
     /// The entry stored for `key`, if any.

@@ -25,15 +25,7 @@ impl Solver {
     /// Starts loading the table entry of `key` into the cache, so that a later [`Self::probe`] does not wait.
     #[inline(always)]
     pub(super) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot = &self.table[key as usize & (self.table.len() - 1)];
-            // SAFETY: SSE is part of the x86-64 baseline, and a prefetch never faults whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr().cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        tabula_core::table::prefetch(&self.table[key as usize & (self.table.len() - 1)]);
     }
 
     pub(super) fn probe(&self, key: u64) -> Option<Bounds> {
