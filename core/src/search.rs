@@ -299,6 +299,19 @@ impl<G: Game> Searcher<G> {
         self.workers.len()
     }
 
+    /// Forgets everything learned and sizes the move history for `game`, keeping the table's memory: a new game
+    /// under other rules or on another board costs no new table (filling a large one takes a good part of a
+    /// second).
+    pub fn reset(&mut self, game: &G) {
+        assert!(
+            game.move_index_count() <= MAX_MOVE_INDEX as usize + 1,
+            "the transposition table stores move indices up to {MAX_MOVE_INDEX}"
+        );
+        self.table.clear();
+        let threads = self.workers.len();
+        self.workers = vec![Worker::new(game); threads];
+    }
+
     /// Forgets everything learned (table, history), for example at a new game.
     pub fn clear(&mut self) {
         self.table.clear();

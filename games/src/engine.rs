@@ -72,6 +72,14 @@ impl<G: BoardGame> Engine<G> {
         &self.game
     }
 
+    /// Plays `game` from now on, forgetting what earlier searches learned but keeping the table's memory, so that
+    /// a change of rules announced just before a move does not spend the move's time filling a new table.
+    pub fn set_game(&mut self, game: G) {
+        self.searcher.reset(&game);
+        self.game = game;
+        self.exact = None;
+    }
+
     /// Forgets what earlier searches learned (at a new game).
     pub fn clear(&mut self) {
         self.searcher.clear();

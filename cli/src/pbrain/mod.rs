@@ -157,14 +157,20 @@ impl Brain {
 
     /// Starts a new game on a `size` board with the current rule. If the rule cannot be played on that board,
     /// there is no game until a `START` or `INFO rule` that fits: the brain never plays other rules silently.
+    /// The engines keep their tables: managers send `INFO rule` after `START`, and the time of a fresh table
+    /// would fall on the first move's clock.
     fn start(&mut self, size: usize) -> Result<(), String> {
         self.size = size;
-        self.generation += 1;
-        self.next_engine = None;
         match Gomoku::new(size, self.win) {
             Ok(game) => {
                 self.state = Some(game.initial_state());
-                self.engine = Some(Box::new(Engine::with_table(game.clone(), self.table_megabytes)));
+                match &mut self.engine {
+                    Some(engine) => engine.set_game(game.clone()),
+                    None => self.engine = Some(Box::new(Engine::with_table(game.clone(), self.table_megabytes))),
+                }
+                if let Some(next) = &mut self.next_engine {
+                    next.set_game(game.clone());
+                }
                 self.game = Some(game);
                 Ok(())
             }
@@ -480,12 +486,14 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                     Err(e) => say(&e)?,
                 }
             }
-            Event::Table(generation, engine) if generation == brain.generation => {
-                if thinking.is_some() {
-                    brain.next_engine = Some(engine)
-                } else {
-                    brain.engine = Some(engine)
+            Event::Table(generation, mut engine) if generation == brain.generation => {
+                // Built for the rules of its time: an `INFO rule` or a `START` on another board may have come since.
+                if let Some(game) = &brain.game
+                    && (game.win_rule(), game.size()) != (engine.game().win_rule(), engine.game().size())
+                {
+                    engine.set_game(game.clone());
                 }
+                if thinking.is_some() { brain.next_engine = Some(engine) } else { brain.engine = Some(engine) }
             }
             Event::Table(..) => {}
             Event::Progress(text) => say(&format!("MESSAGE {text}"))?,
@@ -814,6 +822,30 @@ mod tests {
         assert_eq!(rule(8), Some(WinRule::Caro));
         assert!(manager_rule(6).is_err_and(|e| e.contains("swap")));
         assert!(manager_rule(1 << 40).is_err());
+    }
+
+    /// Managers send `INFO rule` after `START`, just before the first move: the brain then plays the new rules
+    /// with the engine it has, rather than filling a new table on the move's clock.
+    #[test]
+    fn a_change_of_rules_keeps_the_engine_and_its_table() {
+        let (events, _inbox) = std::sync::mpsc::channel();
+        let mut brain = Brain::new();
+        brain.start(15).expect("a 15x15 freestyle game");
+        let before = brain.engine.as_deref().map(std::ptr::from_ref);
+        assert_eq!(brain.info("rule", "4", &events), None);
+        let engine = brain.engine.as_deref().expect("an engine after the change");
+        assert_eq!(engine.game().win_rule(), WinRule::Renju);
+        assert_eq!(brain.game.as_ref().map(Gomoku::win_rule), Some(WinRule::Renju));
+        assert_eq!(before, Some(std::ptr::from_ref(engine)), "the same engine, not a new one");
+        // Another board size too: the same engine searches the new board (its move history resized).
+        assert_eq!(brain.info("rule", "0", &events), None);
+        brain.start(20).expect("a 20x20 freestyle game");
+        let (state, engine) = (brain.state.clone().expect("a position"), brain.engine.as_deref_mut().expect("engine"));
+        assert_eq!(before, Some(std::ptr::from_ref(&*engine)));
+        let result = engine.think(&state, &Level::custom(2), 1, None, &mut |_| {});
+        let game = brain.game.as_ref().expect("a game");
+        assert!(result.best_move.is_some_and(|mv| tabula_core::Game::is_legal(game, &state, mv)));
+        assert_eq!(game.size(), 20);
     }
 
     #[test]
