@@ -269,14 +269,20 @@ fn helper_skips(helper: usize, depth: u32) -> bool {
     (depth + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
 }
 
+/// Panics for a game with more move indices than the transposition table can store (a programming error in the
+/// game, not bad input).
+fn assert_move_indices_fit<G: Game>(game: &G) {
+    assert!(
+        game.move_index_count() <= MAX_MOVE_INDEX as usize + 1,
+        "the transposition table stores move indices up to {MAX_MOVE_INDEX}"
+    );
+}
+
 impl<G: Game> Searcher<G> {
     /// A single-threaded searcher with a transposition table of about `table_megabytes`.
     #[must_use]
     pub fn new(game: &G, table_megabytes: usize) -> Self {
-        assert!(
-            game.move_index_count() <= MAX_MOVE_INDEX as usize + 1,
-            "the transposition table stores move indices up to {MAX_MOVE_INDEX}"
-        );
+        assert_move_indices_fit(game);
         Searcher {
             table: TranspositionTable::with_megabytes(table_megabytes),
             workers: vec![Worker::new(game)],
@@ -303,10 +309,7 @@ impl<G: Game> Searcher<G> {
     /// under other rules or on another board costs no new table (filling a large one takes a good part of a
     /// second).
     pub fn reset(&mut self, game: &G) {
-        assert!(
-            game.move_index_count() <= MAX_MOVE_INDEX as usize + 1,
-            "the transposition table stores move indices up to {MAX_MOVE_INDEX}"
-        );
+        assert_move_indices_fit(game);
         self.table.clear();
         let threads = self.workers.len();
         self.workers = vec![Worker::new(game); threads];
