@@ -299,6 +299,12 @@ impl Evaluator<Othello> for OthelloEval {
         0
     }
 
+    /// A pass costs no depth, as in Zebra and Edax: the side that must pass has no choice, and a search that
+    /// counted it would see one real ply less on every line through it.
+    fn is_forcing(&self, _game: &Othello, _state: &Position, mv: Move) -> bool {
+        mv.is_pass()
+    }
+
     fn parallel_solve(&self, game: &Othello, threads: usize) -> bool {
         // The solver plays the 8x8 board only; elsewhere the searcher's own threads do the work.
         self.exact.as_ref().filter(|_| game.is_8x8()).is_some_and(|exact| {
@@ -327,9 +333,10 @@ impl Evaluator<Othello> for OthelloEval {
 
 #[cfg(test)]
 mod tests {
-    use tabula_core::Game;
+    use tabula_core::{Game, GameResult, Level, Limits, Searcher, score};
 
     use super::*;
+    use crate::board::BoardGame;
     use crate::othello::{BoardSize, Goal, Rules};
 
     /// Positions after a few seeded random moves.
@@ -350,6 +357,71 @@ mod tests {
             out.push(state);
         }
         out
+    }
+
+    /// Negamax without pruning in which a pass costs no depth, as a level's search should count it; `passes`
+    /// counts the passes met, so a test can check that its positions have some.
+    fn free_pass_negamax(
+        game: &Othello,
+        eval: &OthelloEval,
+        state: &mut Position,
+        depth: i32,
+        ply: u32,
+    ) -> (Score, u32) {
+        if let Some(outcome) = game.outcome(state) {
+            let value = match outcome.result {
+                GameResult::Draw => 0,
+                GameResult::Win(w) if w == game.side_to_move(state) => score::mate_in(ply),
+                GameResult::Win(_) => score::mated_in(ply),
+            };
+            return (value, 0);
+        }
+        if depth == 0 {
+            return (eval.evaluate(game, state), 0);
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        let (mut best, mut passes) = (-score::INFINITY, 0);
+        for mv in moves {
+            let cost = i32::from(!mv.is_pass());
+            passes += u32::from(mv.is_pass());
+            let undo = game.make(state, mv);
+            let (value, below) = free_pass_negamax(game, eval, state, depth - cost, ply + 1);
+            game.unmake(state, mv, undo);
+            best = best.max(-value);
+            passes += below;
+        }
+        (best, passes)
+    }
+
+    /// A level's search counts no depth for a pass, as Zebra and Edax do: near the end, where passes are common,
+    /// its value equals that of negamax with free passes.
+    #[test]
+    fn a_pass_costs_no_depth() {
+        let game = Othello::default();
+        let eval = OthelloEval::new(&game, Weights::default());
+        let options = Level::custom(3).options(0);
+        let mut rng = tabula_core::random::seeded(7);
+        let (mut checked, mut passes) = (0, 0);
+        while checked < 40 {
+            let mut state = game.initial_state();
+            let mut moves = Vec::new();
+            while game.outcome(&state).is_none() && game.empties(&state) > 11 {
+                moves.clear();
+                game.legal_moves(&state, &mut moves);
+                game.make(&mut state, moves[rand::Rng::random_range(&mut rng, 0..moves.len())]);
+            }
+            if game.outcome(&state).is_some() || game.pass_move(&state).is_some() {
+                continue;
+            }
+            let (expected, met) = free_pass_negamax(&game, &eval, &mut state.clone(), 3, 0);
+            let mut searcher = Searcher::new(&game, 1);
+            let found = searcher.search(&game, &eval, &state, &Limits::depth(3), &options, &mut |_| {});
+            assert_eq!(found.score, expected, "{state:?}");
+            checked += 1;
+            passes += met;
+        }
+        assert!(passes > 0, "no position's tree has a pass");
     }
 
     #[test]
