@@ -8,9 +8,9 @@ use std::collections::HashSet;
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
-use tabula_core::{Evaluator, Level, Limits, Score, Searcher, random, score};
+use tabula_core::{Evaluator, Level, Limits, Player, Score, Searcher, random, score};
 
-use crate::board::BoardGame;
+use crate::board::{BoardGame, Cell};
 
 /// A line of a suite that is not an opening of the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -76,7 +76,8 @@ pub struct SuiteSpec {
 }
 
 /// Draws random openings among the evaluator's candidate moves (Gomoku: the centre first, then points near the
-/// stones), searches each to a fixed depth and keeps those within the margin, each position once. An opening's
+/// stones), searches each to a fixed depth and keeps those within the margin, each position once: a mirror image
+/// or rotation of a position tried before is the same opening and is skipped. An opening's
 /// value is the mean of the last two iterations, because a side that has just moved tends to look better than it
 /// is: one depth alone would favour one colour. Deterministic for a spec. `on_try` hears whether each opening
 /// tried was kept.
@@ -93,7 +94,7 @@ pub fn generate<G: BoardGame>(game: &G, spec: &SuiteSpec, on_try: &mut dyn FnMut
             break;
         }
         let Some((opening, state)) = random_line(game, &eval, spec.plies, &mut rng) else { continue };
-        if !seen.insert(game.hash(&state)) {
+        if !seen.insert(symmetric_key(game, &state)) {
             continue;
         }
         searcher.clear();
@@ -108,6 +109,34 @@ pub fn generate<G: BoardGame>(game: &G, spec: &SuiteSpec, on_try: &mut dyn FnMut
         }
     }
     kept
+}
+
+/// The stones and the side to move of `state`, the same for all its mirror images and rotations (eight on a
+/// square board, four on an oblong one): the rules of these games treat every direction alike, so such positions
+/// are one opening.
+fn symmetric_key<G: BoardGame>(game: &G, state: &G::State) -> (Player, Vec<(usize, usize, Player)>) {
+    let (width, height) = game.board_size();
+    let stones: Vec<(usize, usize, Player)> = (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .filter_map(|(x, y)| game.stone(state, Cell::new(x, y)).map(|p| (x, y, p)))
+        .collect();
+    let transforms = if width == height { 8 } else { 4 };
+    let key = (0..transforms)
+        .map(|t| {
+            let mut image: Vec<_> = stones
+                .iter()
+                .map(|&(x, y, p)| {
+                    let x = if t & 1 != 0 { width - 1 - x } else { x };
+                    let y = if t & 2 != 0 { height - 1 - y } else { y };
+                    if t & 4 != 0 { (y, x, p) } else { (x, y, p) }
+                })
+                .collect();
+            image.sort_unstable();
+            image
+        })
+        .min()
+        .unwrap_or_default();
+    (game.side_to_move(state), key)
 }
 
 /// A random line of `plies` candidate moves that leaves the game undecided, with its position.
@@ -137,6 +166,7 @@ fn random_line<G: BoardGame>(
 mod tests {
     use super::*;
     use crate::gomoku::{Gomoku, WinRule};
+    use tabula_core::Game;
 
     #[test]
     fn a_suite_reads_back_what_was_written_and_bad_lines_name_themselves() {
@@ -152,5 +182,29 @@ mod tests {
         let bad = parse_suite(&game, "h8 i9\nh8 h8\n").expect_err("h8 twice");
         assert_eq!(bad.line, 2, "{bad}");
         assert!(parse_suite(&game, "h8 zz\n").is_err());
+    }
+
+    #[test]
+    fn mirror_images_and_rotations_are_one_opening() {
+        let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+        let key_of = |opening: &[_]| {
+            let mut state = game.initial_state();
+            for &mv in opening {
+                game.make(&mut state, mv);
+            }
+            symmetric_key(&game, &state)
+        };
+        let key = |text: &str| key_of(&parse_suite(&game, text).expect("opening")[0]);
+        assert_eq!(key("h8 i9 f6"), key("h8 g7 j10"), "turned half a circle");
+        assert_eq!(key("h8 i9 f6"), key("h8 g9 j6"), "mirrored");
+        assert_eq!(key("h8 i9 f6"), key("h8 i9 f6"));
+        assert_ne!(key("h8 i9 f6"), key("h8 i8 f6"), "a different shape");
+        assert_ne!(key("h8 i9 f6"), key("h8 f6 i9"), "the same points, the colours swapped");
+
+        let spec = SuiteSpec { plies: 2, count: 100, tries: 2_000, level: Level::custom(1), margin: 30_000, seed: 5 };
+        let found = generate(&game, &spec, &mut |_| {});
+        let keys: HashSet<_> = found.iter().map(|(opening, _)| key_of(opening)).collect();
+        assert_eq!(keys.len(), found.len(), "no opening is a mirror image of another");
+        assert!(found.len() < 100, "the few second stones near the centre make few openings: {}", found.len());
     }
 }
