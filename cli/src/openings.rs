@@ -50,10 +50,10 @@ struct Suite<'a> {
 }
 
 impl GameVisitor for Suite<'_> {
-    /// The suite's lines and the board width.
-    type Output = (String, usize);
+    /// The suite's lines, the board width and the openings found.
+    type Output = (String, usize, usize);
 
-    fn visit<G: BoardGame>(self, game: G) -> (String, usize) {
+    fn visit<G: BoardGame>(self, game: G) -> (String, usize, usize) {
         let mut tried = 0;
         let found = generate(&game, &self.spec, &mut |kept| {
             tried += 1;
@@ -86,7 +86,7 @@ impl GameVisitor for Suite<'_> {
         for (opening, value) in &found {
             let _ = writeln!(text, "{}  # {value:+}", format_opening(&game, opening));
         }
-        (text, game.board_size().0)
+        (text, game.board_size().0, found.len())
     }
 }
 
@@ -122,11 +122,21 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             margin: args.margin,
             seed: args.seed,
         };
-        let (text, width) = spec.visit(Suite { args, rule_set, spec: suite, bar: &bar })?;
+        let (text, width, found) = spec.visit(Suite { args, rule_set, spec: suite, bar: &bar })?;
         bar.finish_and_clear();
         let path = args.out.join(format!("{}-{rule_set}-{width}.txt", game.id()));
         files::write_atomic(&path, text)?;
-        say!("{}: wrote {}", spec.rule_set_name(), path.display());
+        say!("{}: wrote {found} openings to {}", spec.rule_set_name(), path.display());
+        if found < args.count {
+            say!(
+                "{}: only {found} of the {} asked for: the distinct {}-move openings within ±{} ran out (more \
+                 --plies or a wider --margin find more)",
+                spec.rule_set_name(),
+                args.count,
+                args.plies,
+                args.margin
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
