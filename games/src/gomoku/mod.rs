@@ -746,8 +746,8 @@ fn suite_text(win: WinRule, size: usize, opening: OpeningRule) -> Option<&'stati
 mod tests {
     use super::*;
 
-    /// Every rule's embedded suite reads without error, holds a few hundred openings of three stones, and is what
-    /// the arena gets; other sizes have none.
+    /// Every rule's embedded suite reads without error, holds a hundred or more openings of three to five stones,
+    /// and is what the arena gets; other sizes have none.
     #[test]
     fn the_embedded_opening_suites_are_usable() {
         for win in WinRule::ALL {
@@ -755,7 +755,7 @@ mod tests {
             let text = suite_text(win, DEFAULT_SIZE, OpeningRule::Free).expect("a suite");
             let suite = crate::openings::parse_suite(&game, text).unwrap_or_else(|e| panic!("{win:?}: {e}"));
             assert!(suite.len() >= 100, "{win:?}: {} openings", suite.len());
-            assert!(suite.iter().all(|o| o.len() == 3), "{win:?}");
+            assert!(suite.iter().all(|o| (3..=5).contains(&o.len())), "{win:?}");
             assert_eq!(game.balanced_openings(), suite);
         }
         let small = Gomoku::new(9, WinRule::Freestyle).expect("rules");
