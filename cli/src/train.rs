@@ -33,6 +33,11 @@ pub struct Args {
     /// Positions with this many empties or fewer are labelled with their exact value by the endgame solver.
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=20))]
     exact_empties: u32,
+    /// Besides each played position with this many empties or fewer plus one, a position after a move not played,
+    /// solved exactly (0: none); see [`Labels::siblings`]. Held-back games get none, so their error stays
+    /// comparable.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
+    siblings: u32,
     /// Conjugate-gradient iterations per stage.
     #[arg(long, default_value_t = 80)]
     iterations: usize,
@@ -67,12 +72,12 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let clock = Instant::now();
-    let labels = Labels { exact_empties: args.exact_empties, theoretical: true };
+    let labels = Labels { exact_empties: args.exact_empties, theoretical: true, siblings: args.siblings };
+    let held_labels = Labels { siblings: 0, ..labels };
     let years: Vec<String> = args.hold_out.iter().map(u32::to_string).collect();
-    let cached = args
-        .cache
-        .as_ref()
-        .map(|dir| dir.join(format!("e{}-h{}-{LABELS_VERSION}.samples", args.exact_empties, years.join("-"))));
+    let cached = args.cache.as_ref().map(|dir| {
+        dir.join(format!("e{}-s{}-h{}-{LABELS_VERSION}.samples", args.exact_empties, args.siblings, years.join("-")))
+    });
     let (train, held) = match cached.as_deref().filter(|p| p.exists()) {
         Some(path) => {
             say!("labelled positions from {}", path.display());
@@ -81,7 +86,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         None => {
             let (train, held) = read_collections(&args.data, &args.hold_out)?;
             say!("{} training games, {} held back (WTHOR {:?})", train.len(), held.len(), args.hold_out);
-            let sets = (label(&train, labels, threads, "labelling")?, label(&held, labels, threads, "held back")?);
+            let sets = (label(&train, labels, threads, "labelling")?, label(&held, held_labels, threads, "held back")?);
             if let Some(path) = &cached {
                 write_atomic(path, samples_bytes(&sets))?;
             }

@@ -40,6 +40,11 @@ pub struct Labels {
     pub exact_empties: u32,
     /// Whether WTHOR's theoretical score labels the positions with 24 or more empties.
     pub theoretical: bool,
+    /// Positions one move away from a played one, with this many empties or fewer, are added with their exact
+    /// value (0: none): one per played position, after a legal move the player did not choose (picked by the
+    /// position's hash). A search judges mostly positions after moves no expert would play; the games alone show
+    /// the evaluation few of them.
+    pub siblings: u32,
 }
 
 /// The samples of one game, or the replay's complaint. `solver` labels the positions of `labels.exact_empties`
@@ -71,16 +76,48 @@ pub fn samples_of(
         result = if pos.black_to_move { v } else { -v };
     }
     let mut samples = Vec::with_capacity(played.positions.len());
-    for (pos, value) in played.positions.iter().zip(exact) {
+    for (pos, value) in played.positions.iter().zip(&exact) {
         let empties = (!(pos.player | pos.opponent)).count_ones();
         let black_margin = match record.theoretical_margin {
             Some(t) if labels.theoretical && empties >= THEORETICAL_EMPTIES => t,
             _ => result,
         };
-        let target = value.unwrap_or(if pos.black_to_move { black_margin } else { -black_margin });
+        let target = (*value).unwrap_or(if pos.black_to_move { black_margin } else { -black_margin });
         samples.push(Sample { player: pos.player, opponent: pos.opponent, target: target.clamp(-64, 64) as i8 });
     }
+    for ((pos, &played_square), value) in played.positions.iter().zip(&record.moves).zip(&exact) {
+        let empties = (!(pos.player | pos.opponent)).count_ones();
+        if empties > labels.siblings + 1 || empties < 2 {
+            continue;
+        }
+        let Some(square) = sibling_move(pos.player, pos.opponent, played_square) else { continue };
+        let f = super::bitboard::flips(pos.player, pos.opponent, square);
+        let (p, o) = (pos.opponent & !f, pos.player | f | (1 << square));
+        // The mover's value bounds the sibling's from below, in the sibling's mover's view.
+        let floor = value.map_or(-65, |v| -v - 1);
+        if let Some(v) = solver.solve(p, o, floor, 65, false, &mut 0, &mut |_| false) {
+            *solved += 1;
+            samples.push(Sample { player: p, opponent: o, target: v.clamp(-64, 64) as i8 });
+        }
+    }
     Ok(samples)
+}
+
+/// The square of a legal move of `p` against `o` other than `played`, picked by the position's hash so that the
+/// same games always give the same siblings; `None` when `played` is the only move.
+fn sibling_move(p: u64, o: u64, played: u8) -> Option<usize> {
+    let others = super::bitboard::moves(p, o) & !(1u64 << played);
+    if others == 0 {
+        return None;
+    }
+    let hash = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) >> 32;
+    let mut pick = hash % u64::from(others.count_ones());
+    let mut rest = others;
+    while pick > 0 {
+        rest &= rest - 1;
+        pick -= 1;
+    }
+    Some(rest.trailing_zeros() as usize)
 }
 
 /// The exact value of `p` to move against `o`, searched first in the null window around `hint` (a likely value):
@@ -323,7 +360,7 @@ mod tests {
         let mut records = read_logbook(&data.join("logbook-sample.gam.gz")).unwrap();
         records.extend(crate::othello::records::read_wthor(&data.join("WTH_2021.wtb")).unwrap());
         let solver = Solver::new(16);
-        let labels = Labels { exact_empties: 8, theoretical: true };
+        let labels = Labels { exact_empties: 8, theoretical: true, siblings: 0 };
         let mut solved = 0;
         let mut samples = Vec::new();
         for record in &records {
@@ -347,13 +384,53 @@ mod tests {
     }
 
     #[test]
+    fn siblings_are_positions_after_unplayed_moves_with_their_exact_values() {
+        let records =
+            read_logbook(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/logbook-sample.gam.gz"))
+                .unwrap();
+        let solver = Solver::new(16);
+        let (mut solved, mut plain_solved) = (0, 0);
+        let plain = Labels { exact_empties: 10, theoretical: false, siblings: 0 };
+        let with = Labels { siblings: 10, ..plain };
+        let mut checked = 0;
+        for record in records.iter().take(20) {
+            let base = samples_of(record, plain, &solver, &mut plain_solved).unwrap();
+            let all = samples_of(record, with, &solver, &mut solved).unwrap();
+            assert_eq!(&all[..base.len()], &base[..], "the played positions come first, labelled as before");
+            let played = replay(&record.moves).unwrap();
+            let expected = played
+                .positions
+                .iter()
+                .zip(&record.moves)
+                .filter(|&(p, &sq)| {
+                    let empties = (!(p.player | p.opponent)).count_ones();
+                    (2..=11).contains(&empties)
+                        && crate::othello::bitboard::moves(p.player, p.opponent) & !(1u64 << sq) != 0
+                })
+                .count();
+            let siblings = &all[base.len()..];
+            assert_eq!(siblings.len(), expected);
+            for sibling in siblings {
+                assert!(sibling.empties() <= 10);
+                assert!(!base.iter().any(|b| b.player == sibling.player && b.opponent == sibling.opponent));
+                let exact =
+                    solver.solve(sibling.player, sibling.opponent, -64, 64, false, &mut 0, &mut |_| false).unwrap();
+                assert_eq!(i32::from(sibling.target), exact);
+                checked += 1;
+            }
+        }
+        assert!(checked > 20 * 5, "{checked}");
+        assert_eq!(solved, plain_solved + checked);
+    }
+
+    #[test]
     fn exact_labels_are_the_solver_values() {
         let records =
             read_logbook(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/logbook-sample.gam.gz"))
                 .unwrap();
         let solver = Solver::new(16);
         let mut solved = 0;
-        let labels = Labels { exact_empties: 10, theoretical: false };
+        let labels = Labels { exact_empties: 10, theoretical: false, siblings: 0 };
         let samples = samples_of(&records[0], labels, &solver, &mut solved).unwrap();
         let last = samples.last().unwrap();
         // The last position has one empty: its exact value is the played result from its mover's view.
