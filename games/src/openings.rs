@@ -113,7 +113,7 @@ pub fn generate<G: BoardGame>(game: &G, spec: &SuiteSpec, on_try: &mut dyn FnMut
 /// The stones and the side to move of `state`, the same for all its mirror images and rotations (eight on a
 /// square board, four on an oblong one): the rules of these games treat every direction alike, so such positions
 /// are one opening.
-fn symmetric_key<G: BoardGame>(game: &G, state: &G::State) -> (Player, Vec<(usize, usize, Player)>) {
+pub(crate) fn symmetric_key<G: BoardGame>(game: &G, state: &G::State) -> (Player, Vec<(usize, usize, Player)>) {
     let (width, height) = game.board_size();
     let stones: Vec<(usize, usize, Player)> = (0..height)
         .flat_map(|y| (0..width).map(move |x| (x, y)))

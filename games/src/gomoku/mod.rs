@@ -761,4 +761,22 @@ mod tests {
         let small = Gomoku::new(9, WinRule::Freestyle).expect("rules");
         assert!(small.balanced_openings().is_empty());
     }
+
+    /// The suites made since the generator knows symmetry hold no opening twice, mirrored or rotated (Renju's and
+    /// Caro's are older, with repeats).
+    #[test]
+    fn the_regenerated_suites_hold_no_opening_twice() {
+        for win in [WinRule::Freestyle, WinRule::ExactFive] {
+            let game = Gomoku::new(DEFAULT_SIZE, win).expect("rules");
+            let mut keys = std::collections::HashSet::new();
+            for opening in game.balanced_openings() {
+                let mut state = game.initial_state();
+                for mv in opening {
+                    game.make(&mut state, mv);
+                }
+                assert!(keys.insert(crate::openings::symmetric_key(&game, &state)), "{win:?}: a repeat");
+            }
+            assert!(keys.len() >= 200, "{win:?}: {} openings", keys.len());
+        }
+    }
 }
