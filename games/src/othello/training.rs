@@ -383,11 +383,15 @@ mod tests {
         assert_eq!(again, weights);
     }
 
+    /// The games of the test data's logbook sample.
+    fn logbook_sample() -> Vec<GameRecord> {
+        read_logbook(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/logbook-sample.gam.gz"))
+            .unwrap()
+    }
+
     #[test]
     fn siblings_are_positions_after_unplayed_moves_with_their_exact_values() {
-        let records =
-            read_logbook(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/logbook-sample.gam.gz"))
-                .unwrap();
+        let records = logbook_sample();
         let solver = Solver::new(16);
         let (mut solved, mut plain_solved) = (0, 0);
         let plain = Labels { exact_empties: 10, theoretical: false, siblings: 0 };
@@ -425,9 +429,7 @@ mod tests {
 
     #[test]
     fn exact_labels_are_the_solver_values() {
-        let records =
-            read_logbook(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/logbook-sample.gam.gz"))
-                .unwrap();
+        let records = logbook_sample();
         let solver = Solver::new(16);
         let mut solved = 0;
         let labels = Labels { exact_empties: 10, theoretical: false, siblings: 0 };
