@@ -33,8 +33,8 @@ pub struct Args {
     /// Positions with this many empties or fewer are labelled with their exact value by the endgame solver.
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=20))]
     exact_empties: u32,
-    /// Besides each played position with this many empties or fewer plus one, a position after a move not played,
-    /// solved exactly (0: none); see [`Labels::siblings`]. Held-back games get none, so their error stays
+    /// Adds positions with this many empties or fewer that are one move, not the one played, away from a played
+    /// position, solved exactly (0: none): a search judges mostly positions after moves no expert plays. Held-back games get none, so their error stays
     /// comparable.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
     siblings: u32,
