@@ -34,8 +34,8 @@ pub struct Args {
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=20))]
     exact_empties: u32,
     /// Adds positions with this many empties or fewer that are one move, not the one played, away from a played
-    /// position, solved exactly (0: none): a search judges mostly positions after moves no expert plays. Held-back games get none, so their error stays
-    /// comparable.
+    /// position, solved exactly (0: none): a search judges mostly positions after moves no expert plays. Held-back
+    /// games get none, so their error stays comparable.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
     siblings: u32,
     /// Conjugate-gradient iterations per stage.
