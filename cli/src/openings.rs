@@ -45,22 +45,16 @@ pub struct Args {
 struct Suite<'a> {
     args: &'a Args,
     rule_set: &'a str,
+    /// The file's name before the board width: `<game>-<rule set>`.
+    stem: String,
     spec: SuiteSpec,
     bar: &'a ProgressBar,
 }
 
-impl GameVisitor for Suite<'_> {
-    /// The suite's lines, the board width and the openings found.
-    type Output = (String, usize, usize);
-
-    fn visit<G: BoardGame>(self, game: G) -> (String, usize, usize) {
-        let mut tried = 0;
-        let found = generate(&game, &self.spec, &mut |kept| {
-            tried += 1;
-            if kept {
-                self.bar.inc(1);
-            }
-        });
+impl Suite<'_> {
+    /// The suite file's text: a header saying how it was made, then one opening a line; `done` is false while the
+    /// search goes on, and the header says so, so that a run stopped early leaves a readable, honest file.
+    fn text<G: BoardGame>(&self, game: &G, found: &[(Vec<G::Move>, Score)], tried: usize, done: bool) -> String {
         let mut text = format!(
             "# {} openings of {} moves kept from {tried} tried: the mean of the depth-{} search's last two \
              iterations is within ±{} for the side to move.\n",
@@ -69,6 +63,9 @@ impl GameVisitor for Suite<'_> {
             self.spec.level.depth,
             self.spec.margin
         );
+        if !done {
+            let _ = writeln!(text, "# Unfinished: the run was still looking for {} openings.", self.spec.count);
+        }
         let _ = writeln!(
             text,
             "# Made by: tabula-cli openings --game {} --rules {}{} --plies {} --count {} --depth {} --margin {} \
@@ -83,10 +80,33 @@ impl GameVisitor for Suite<'_> {
             self.args.seed,
             self.args.out.display()
         );
-        for (opening, value) in &found {
-            let _ = writeln!(text, "{}  # {value:+}", format_opening(&game, opening));
+        for (opening, value) in found {
+            let _ = writeln!(text, "{}  # {value:+}", format_opening(game, opening));
         }
-        (text, game.board_size().0, found.len())
+        text
+    }
+}
+
+impl GameVisitor for Suite<'_> {
+    /// The file written and the openings found.
+    type Output = Result<(PathBuf, usize), String>;
+
+    fn visit<G: BoardGame>(self, game: G) -> Result<(PathBuf, usize), String> {
+        let path = self.args.out.join(format!("{}-{}.txt", self.stem, game.board_size().0));
+        let mut tried = 0;
+        let mut saved = Ok(());
+        let found = generate(&game, &self.spec, &mut |found, kept| {
+            tried += 1;
+            if kept {
+                self.bar.inc(1);
+                if saved.is_ok() {
+                    saved = files::write_atomic(&path, self.text(&game, found, tried, false));
+                }
+            }
+        });
+        saved?;
+        files::write_atomic(&path, self.text(&game, &found, tried, true))?;
+        Ok((path, found.len()))
     }
 }
 
@@ -122,10 +142,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             margin: args.margin,
             seed: args.seed,
         };
-        let (text, width, found) = spec.visit(Suite { args, rule_set, spec: suite, bar: &bar })?;
+        let (path, found) =
+            spec.visit(Suite { args, rule_set, stem: format!("{}-{rule_set}", game.id()), spec: suite, bar: &bar })??;
         bar.finish_and_clear();
-        let path = args.out.join(format!("{}-{rule_set}-{width}.txt", game.id()));
-        files::write_atomic(&path, text)?;
         say!("{}: wrote {found} openings to {}", spec.rule_set_name(), path.display());
         if found < args.count {
             say!(

@@ -79,8 +79,13 @@ pub struct SuiteSpec {
 /// stones), searches each to a fixed depth and keeps those within the margin, each position once: a mirror image
 /// or rotation of a position tried before is the same opening and is skipped. An opening's value is the mean of
 /// the last two iterations, because a side that has just moved tends to look better than it is: one depth alone
-/// would favour one colour. Deterministic for a spec. `on_try` hears whether each opening tried was kept.
-pub fn generate<G: BoardGame>(game: &G, spec: &SuiteSpec, on_try: &mut dyn FnMut(bool)) -> Vec<(Vec<G::Move>, Score)> {
+/// would favour one colour. Deterministic for a spec. `on_try` hears, after each opening tried, the openings kept
+/// so far and whether this one was kept, so that a caller can save a long run as it goes.
+pub fn generate<G: BoardGame>(
+    game: &G,
+    spec: &SuiteSpec,
+    on_try: &mut dyn FnMut(&[(Vec<G::Move>, Score)], bool),
+) -> Vec<(Vec<G::Move>, Score)> {
     let mut rng = random::seeded(spec.seed);
     let eval = game.evaluator(false);
     let mut searcher = Searcher::new(game, 16);
@@ -102,10 +107,10 @@ pub fn generate<G: BoardGame>(game: &G, spec: &SuiteSpec, on_try: &mut dyn FnMut
         let last = &values[values.len().saturating_sub(2)..];
         let value = last.iter().sum::<Score>() / last.len().max(1) as Score;
         let keep = !last.is_empty() && !last.iter().any(|&v| score::is_mate(v)) && value.abs() <= spec.margin;
-        on_try(keep);
         if keep {
             kept.push((opening, value));
         }
+        on_try(&kept, keep);
     }
     kept
 }
@@ -171,9 +176,17 @@ mod tests {
     fn a_suite_reads_back_what_was_written_and_bad_lines_name_themselves() {
         let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
         let spec = SuiteSpec { plies: 3, count: 4, tries: 40, level: Level::custom(2), margin: 5_000, seed: 3 };
-        let found = generate(&game, &spec, &mut |_| {});
+        let mut heard = Vec::new();
+        let found = generate(&game, &spec, &mut |kept, keep| heard.push((kept.to_vec(), keep)));
         assert_eq!(found.len(), 4);
-        assert_eq!(found, generate(&game, &spec, &mut |_| {}), "the same seed gives the same suite");
+        let (last, _) = heard.last().expect("openings were tried");
+        assert_eq!(last, &found, "the last report holds the whole suite");
+        for pair in heard.windows(2) {
+            let (before, (after, keep)) = (&pair[0].0, &pair[1]);
+            assert_eq!(after.len(), before.len() + usize::from(*keep), "each report adds the opening just kept");
+            assert_eq!(&after[..before.len()], &before[..], "and keeps those before it");
+        }
+        assert_eq!(found, generate(&game, &spec, &mut |_, _| {}), "the same seed gives the same suite");
         let text: String =
             found.iter().map(|(o, v)| format!("{}  # {v}\n", format_opening(&game, o))).collect::<String>();
         let read = parse_suite(&game, &format!("# a comment\n\n{text}")).expect("suite");
@@ -200,7 +213,7 @@ mod tests {
         assert_ne!(key("h8 i9 f6"), key("h8 f6 i9"), "the same points, coloured otherwise");
 
         let spec = SuiteSpec { plies: 2, count: 100, tries: 2_000, level: Level::custom(1), margin: 30_000, seed: 5 };
-        let found = generate(&game, &spec, &mut |_| {});
+        let found = generate(&game, &spec, &mut |_, _| {});
         let keys: HashSet<_> = found.iter().map(|(opening, _)| key_of(opening)).collect();
         assert_eq!(keys.len(), found.len(), "no opening is a mirror image of another");
         assert!(found.len() < 100, "the few second stones near the centre make few openings: {}", found.len());
