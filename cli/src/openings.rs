@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use tabula_core::{Level, Score};
-use tabula_games::openings::{SuiteSpec, format_opening, generate};
+use tabula_games::openings::{KeptOpening, SuiteSpec, format_opening, generate};
 use tabula_games::{BoardGame, GameKind, GameVisitor, MatchSpec, files};
 
 /// Arguments of `openings`.
@@ -54,7 +54,7 @@ struct Suite<'a> {
 impl Suite<'_> {
     /// The suite file's text: a header saying how it was made, then one opening a line; `done` is false while the
     /// search goes on, and the header says so, so that a run stopped early leaves a readable, honest file.
-    fn text<G: BoardGame>(&self, game: &G, found: &[(Vec<G::Move>, Score)], tried: usize, done: bool) -> String {
+    fn text<G: BoardGame>(&self, game: &G, found: &[KeptOpening<G::Move>], tried: usize, done: bool) -> String {
         let mut text = format!(
             "# {} openings of {} moves kept from {tried} tried: the mean of the depth-{} search's last two \
              iterations is within ±{} for the side to move.\n",
@@ -95,7 +95,7 @@ impl GameVisitor for Suite<'_> {
         let path = self.args.out.join(format!("{}-{}.txt", self.stem, game.board_size().0));
         let mut tried = 0;
         let mut saved = Ok(());
-        let found = generate(&game, &self.spec, &mut |found, kept| {
+        let found = generate(&game, &self.spec, |found, kept| {
             tried += 1;
             if kept {
                 self.bar.inc(1);

@@ -57,6 +57,9 @@ pub fn format_opening<G: BoardGame>(game: &G, opening: &[G::Move]) -> String {
     opening.iter().map(|&mv| game.format_move(mv)).collect::<Vec<_>>().join(" ")
 }
 
+/// An opening kept by [`generate`]: its moves and its search value, side to move's view.
+pub type KeptOpening<M> = (Vec<M>, Score);
+
 /// How [`generate`] looks for balanced openings.
 #[derive(Clone, Debug)]
 pub struct SuiteSpec {
@@ -84,8 +87,8 @@ pub struct SuiteSpec {
 pub fn generate<G: BoardGame>(
     game: &G,
     spec: &SuiteSpec,
-    on_try: &mut dyn FnMut(&[(Vec<G::Move>, Score)], bool),
-) -> Vec<(Vec<G::Move>, Score)> {
+    mut on_try: impl FnMut(&[KeptOpening<G::Move>], bool),
+) -> Vec<KeptOpening<G::Move>> {
     let mut rng = random::seeded(spec.seed);
     let eval = game.evaluator(false);
     let mut searcher = Searcher::new(game, 16);
@@ -177,7 +180,7 @@ mod tests {
         let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
         let spec = SuiteSpec { plies: 3, count: 4, tries: 40, level: Level::custom(2), margin: 5_000, seed: 3 };
         let mut heard = Vec::new();
-        let found = generate(&game, &spec, &mut |kept, keep| heard.push((kept.to_vec(), keep)));
+        let found = generate(&game, &spec, |kept, keep| heard.push((kept.to_vec(), keep)));
         assert_eq!(found.len(), 4);
         let (last, _) = heard.last().expect("openings were tried");
         assert_eq!(last, &found, "the last report holds the whole suite");
@@ -186,7 +189,7 @@ mod tests {
             assert_eq!(after.len(), before.len() + usize::from(*keep), "each report adds the opening just kept");
             assert_eq!(&after[..before.len()], &before[..], "and keeps those before it");
         }
-        assert_eq!(found, generate(&game, &spec, &mut |_, _| {}), "the same seed gives the same suite");
+        assert_eq!(found, generate(&game, &spec, |_, _| {}), "the same seed gives the same suite");
         let text: String =
             found.iter().map(|(o, v)| format!("{}  # {v}\n", format_opening(&game, o))).collect::<String>();
         let read = parse_suite(&game, &format!("# a comment\n\n{text}")).expect("suite");
@@ -213,7 +216,7 @@ mod tests {
         assert_ne!(key("h8 i9 f6"), key("h8 f6 i9"), "the same points, coloured otherwise");
 
         let spec = SuiteSpec { plies: 2, count: 100, tries: 2_000, level: Level::custom(1), margin: 30_000, seed: 5 };
-        let found = generate(&game, &spec, &mut |_, _| {});
+        let found = generate(&game, &spec, |_, _| {});
         let keys: HashSet<_> = found.iter().map(|(opening, _)| key_of(opening)).collect();
         assert_eq!(keys.len(), found.len(), "no opening is a mirror image of another");
         assert!(found.len() < 100, "the few second stones near the centre make few openings: {}", found.len());
