@@ -79,3 +79,77 @@ fn caro_four_is_also_stopped_by_closing_its_far_end() {
     let expected = [(7, 7), (8, 7)].map(|(x, y)| caro.move_xy(x, y).expect("on board").index());
     assert_eq!(defences, expected);
 }
+
+/// Caro's defences against fives, as the search uses them, are exactly the points after which none of the
+/// attacker's fives still wins, by the game's own win check, over positions from random games.
+#[test]
+fn caro_five_defences_are_the_points_that_stop_every_five() {
+    use rand::Rng;
+    use tabula_core::Game;
+    let game = Gomoku::new(15, WinRule::Caro).expect("rules");
+    // Whether `attacker` (1 Black, 2 White) wins by playing `f` on the given stones.
+    let wins = |black: &[(usize, usize)], white: &[(usize, usize)], attacker: u8, f: (usize, usize)| {
+        let side = if attacker == 1 { Player::First } else { Player::Second };
+        let Some(mut state) = game.setup(black, white, side) else { return false };
+        let Some(mv) = game.move_xy(f.0, f.1) else { return false };
+        game.make(&mut state, mv);
+        game.outcome(&state).is_some_and(|o| o.result == tabula_core::GameResult::Win(side))
+    };
+    let mut rng = tabula_core::random::seeded(7);
+    let mut checked = 0;
+    while checked < 60 {
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for ply in 0..60 {
+            let empties: Vec<(usize, usize)> = (4..11)
+                .flat_map(|y| (4..11).map(move |x| (x, y)))
+                .filter(|c| !black.contains(c) && !white.contains(c))
+                .collect();
+            if empties.is_empty() {
+                break;
+            }
+            let c = empties[rng.random_range(0..empties.len())];
+            let attacker: u8 = if ply % 2 == 0 { 1 } else { 2 };
+            if wins(&black, &white, attacker, c) {
+                break;
+            }
+            if attacker == 1 {
+                black.push(c)
+            } else {
+                white.push(c)
+            }
+            // The attacker has just moved: its five points (next to stones in 4..=10, so within 3..=11), and the
+            // defender's answers to them, anywhere on the board.
+            let empty = |c: &(usize, usize)| !black.contains(c) && !white.contains(c);
+            let near: Vec<(usize, usize)> = (3..12).flat_map(|y| (3..12).map(move |x| (x, y))).filter(empty).collect();
+            let fives: Vec<(usize, usize)> =
+                near.iter().copied().filter(|&f| wins(&black, &white, attacker, f)).collect();
+            let all: Vec<(usize, usize)> = (0..15).flat_map(|y| (0..15).map(move |x| (x, y))).filter(empty).collect();
+            if fives.is_empty() {
+                continue;
+            }
+            let side = if attacker == 1 { Player::Second } else { Player::First };
+            let state = game.setup(&black, &white, side).expect("an undecided position");
+            let index = |c: (usize, usize)| game.move_xy(c.0, c.1).expect("on board").index();
+            let mut found =
+                game.five_defences(state.board(), attacker, &fives.iter().map(|&f| index(f)).collect::<Vec<_>>());
+            found.sort_unstable();
+            let mut expected: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&q| {
+                    let (mut b, mut w) = (black.clone(), white.clone());
+                    if attacker == 1 {
+                        w.push(q)
+                    } else {
+                        b.push(q)
+                    }
+                    fives.iter().all(|&f| f == q || !wins(&b, &w, attacker, f))
+                })
+                .map(index)
+                .collect();
+            expected.sort_unstable();
+            assert_eq!(found, expected, "black {black:?} white {white:?}, fives {fives:?}");
+            checked += 1;
+        }
+    }
+}

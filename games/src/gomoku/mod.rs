@@ -300,9 +300,10 @@ impl Gomoku {
             _ if self.win != WinRule::Caro => return Vec::new(),
             _ => {}
         }
+        // A stone stops a five on `f` only on `f` or on the line along which that five would run.
         let mut candidates = fives.to_vec();
         for &f in fives {
-            for d in 0..4 {
+            for d in (0..4).filter(|&d| self.pattern(board, f, attacker, d) == Pattern::Five) {
                 for k in (-5..=5isize).filter(|&k| k != 0) {
                     let q = self.geo.step(f, d, k);
                     if board.cells[q] == EMPTY && !candidates.contains(&q) {
