@@ -123,10 +123,10 @@ fn caro_five_defences_are_the_points_that_stop_every_five() {
             let near: Vec<(usize, usize)> = (3..12).flat_map(|y| (3..12).map(move |x| (x, y))).filter(empty).collect();
             let fives: Vec<(usize, usize)> =
                 near.iter().copied().filter(|&f| wins(&black, &white, attacker, f)).collect();
-            let all: Vec<(usize, usize)> = (0..15).flat_map(|y| (0..15).map(move |x| (x, y))).filter(empty).collect();
             if fives.is_empty() {
                 continue;
             }
+            let all: Vec<(usize, usize)> = (0..15).flat_map(|y| (0..15).map(move |x| (x, y))).filter(empty).collect();
             let side = if attacker == 1 { Player::Second } else { Player::First };
             let state = game.setup(&black, &white, side).expect("an undecided position");
             let index = |c: (usize, usize)| game.move_xy(c.0, c.1).expect("on board").index();
