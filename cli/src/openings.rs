@@ -93,6 +93,8 @@ impl GameVisitor for Suite<'_> {
 
     fn visit<G: BoardGame>(self, game: G) -> Result<(PathBuf, usize), String> {
         let path = self.args.out.join(format!("{}-{}.txt", self.stem, game.board_size().0));
+        // Written before the search, so a file that cannot be written is reported at once, not after hours.
+        files::write_atomic(&path, self.text(&game, &[], 0, false))?;
         let mut tried = 0;
         let mut saved = Ok(());
         let found = generate(&game, &self.spec, |found, kept| {
