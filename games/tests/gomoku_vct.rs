@@ -3,6 +3,7 @@
 
 use tabula_core::{Game, GameResult, Player};
 use tabula_games::gomoku::datasets::VcfPuzzle;
+use tabula_games::gomoku::notation::parse_moves;
 use tabula_games::gomoku::vcf::VcfSolver;
 use tabula_games::gomoku::vct::VctSolver;
 use tabula_games::gomoku::{Gomoku, GomokuState, Move, WinRule};
@@ -106,4 +107,30 @@ fn every_vcf_puzzle_is_a_threat_win_of_at_most_its_length() {
         count += 1;
     }
     assert!(count >= 30, "only {count} puzzles read");
+}
+
+/// Black to move after 15 moves of a depth-5 game: a threat win 21 plies long, found well within the node limit
+/// the Expert level gives the solver (100,000).
+#[test]
+fn a_long_threat_win_from_a_real_game_is_proven() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let (_, state) = parse_moves(&game, "h8 j9 h10 l11 j13 l9 h11 h9 g10 i12 i10 f10 k10 j10 l8").expect("moves");
+    let mut solver = VctSolver::new(&game, 100_000);
+    let win = solver.solve(&state, 10).expect("a VCT");
+    assert_line_wins(&game, &state, &win.line);
+    assert!(win.plies >= 15, "{} plies", win.plies);
+}
+
+/// The deadline ends a search that would run long: with the time already up, it gives up within the 256
+/// positions between two readings of the clock.
+#[test]
+fn a_passed_deadline_stops_the_search() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let (_, state) = parse_moves(&game, "h8 i8 g9 k7 k6 i5 i9 j6 l8 h6").expect("moves");
+    let mut unlimited = VctSolver::new(&game, 5_000);
+    assert!(unlimited.solve(&state, 10).is_none());
+    assert!(unlimited.nodes() >= 5_000, "the position takes many nodes: {}", unlimited.nodes());
+    let mut late = VctSolver::new(&game, 1_000_000).until(Some(std::time::Instant::now()));
+    assert!(late.solve(&state, 10).is_none());
+    assert!(late.nodes() <= 256, "{} nodes after the deadline", late.nodes());
 }
