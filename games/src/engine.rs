@@ -32,6 +32,9 @@ const THREAT_NODES: u64 = 10_000;
 /// The share of a move's time the threat solver may spend looking for a forced win before the search starts.
 const THREAT_SHARE: f64 = 0.1;
 
+/// How many chosen moves in a row the opponent's threat solver may refute before the engine keeps the last.
+const DEFENCES: usize = 3;
+
 /// A computer player for one game, keeping its transposition table (and the endgame evaluator's own tables)
 /// between moves.
 pub struct Engine<G: BoardGame> {
@@ -177,9 +180,60 @@ impl<G: BoardGame> Engine<G> {
                 return result;
             }
         }
-        let limits = Limits { time: limits.time.map(|t| t.saturating_sub(start.elapsed())), ..limits.clone() };
-        let result = self.searcher.search_excluding(&self.game, &eval, state, &limits, options, excluded, on_info);
+        let search_limits = Limits { time: limits.time.map(|t| t.saturating_sub(start.elapsed())), ..limits.clone() };
+        let mut result =
+            self.searcher.search_excluding(&self.game, &eval, state, &search_limits, options, excluded, on_info);
+        if threats > 0 {
+            result = self.defend(state, result, threats, start, limits, options, excluded, &mut visited, on_info);
+        }
         SearchResult { nodes: result.nodes + visited, elapsed: start.elapsed(), ..result }
+    }
+
+    /// The chosen move checked with the threat solver, asked for the opponent: a move after which the opponent
+    /// wins by force is replaced by the best of the others, searched again in the time left, up to
+    /// [`DEFENCES`] times. The search's horizon hides such wins, which strong opponents find.
+    #[allow(clippy::too_many_arguments)]
+    fn defend(
+        &mut self,
+        state: &G::State,
+        mut result: SearchResult<G::Move>,
+        threats: u32,
+        start: Instant,
+        limits: &Limits,
+        options: &SearchOptions,
+        excluded: &[G::Move],
+        visited: &mut u64,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let eval = self.game.evaluator(false);
+        let mut refuted: Vec<G::Move> = excluded.to_vec();
+        for _ in 0..DEFENCES {
+            let Some(best) = result.best_move else { break };
+            if result.proven || score::is_mate(result.score) {
+                break;
+            }
+            let end = limits.time.map(|t| start + t);
+            if end.is_some_and(|end| Instant::now() + Duration::from_millis(10) >= end) {
+                break;
+            }
+            let mut after = state.clone();
+            self.game.make(&mut after, best);
+            let deadline = limits.time.map(|t| (Instant::now() + t.mul_f64(THREAT_SHARE)).min(start + t));
+            let nodes = u64::from(threats) * THREAT_NODES;
+            if self.game.forced_win(&after, threats, nodes, deadline, visited).is_none() {
+                break;
+            }
+            refuted.push(best);
+            let rest = Limits { time: limits.time.map(|t| t.saturating_sub(start.elapsed())), ..limits.clone() };
+            let other = self.searcher.search_excluding(&self.game, &eval, state, &rest, options, &refuted, on_info);
+            *visited += other.nodes;
+            // Keep the refuted move when every other loses as surely, or none was searched to the end.
+            if other.best_move.is_none() || other.depth == 0 || other.score <= -score::MATE_BOUND {
+                break;
+            }
+            result = SearchResult { nodes: result.nodes, ..other };
+        }
+        result
     }
 
     /// The best `lines` moves for the side to move but the `excluded` ones, each searched at `level` without the

@@ -187,3 +187,24 @@ fn a_renju_three_whose_open_fours_are_forbidden_forces_no_defence() {
         moves.iter().map(|&m| game.xy(m)).collect::<Vec<_>>()
     );
 }
+
+/// White to move in a game lost to Rapfi: the search alone chooses e9, after which Black wins by continuous
+/// threats far beyond its horizon. The engine asks its threat solver about the opponent's chances after the move
+/// it chose, rejects e9 and plays a move that leaves Black no such win.
+#[test]
+fn the_engine_avoids_a_move_that_gives_the_opponent_a_threat_win() {
+    let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
+    let state = position(&game, "h8 h7 f8 f9 i10 g8 e10 i7 g7 i6 j5 h6 h10 i9 g9 i11 d10");
+    let level = Level { nodes: Some(300_000), ..Level::custom(12) };
+    let opponent_wins = |mv| {
+        let mut after = state.clone();
+        game.make(&mut after, mv);
+        VctSolver::new(&game, 100_000).solve(&after, 10).is_some()
+    };
+    let (searched, _) = best(&game, &state, &level);
+    assert_eq!(game.format_move(searched), "e9");
+    assert!(opponent_wins(searched), "e9 loses to a threat sequence");
+    let chosen = Engine::new(game.clone()).think(&state, &level, 1, None, &mut |_| {}).best_move.expect("a move");
+    assert_ne!(chosen, searched);
+    assert!(!opponent_wins(chosen), "{} loses too", game.format_move(chosen));
+}
