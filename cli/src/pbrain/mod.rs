@@ -428,10 +428,23 @@ fn swap2_answer(
     }
 }
 
+/// Builds every rule's pattern and threat tables (built once per process, on first use) in the background while
+/// the manager sets up: built on `INFO rule` instead, which managers send just before the first move, they took
+/// about 50 ms of that move's clock (Renju's).
+fn warm_rule_tables() {
+    std::thread::spawn(|| {
+        for win in WinRule::ALL {
+            // Only the tables are wanted: a rule that cannot be played would simply have none.
+            let _ = Gomoku::new(tabula_games::gomoku::DEFAULT_SIZE, win);
+        }
+    });
+}
+
 /// Runs the protocol on the given input and output until `END` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std::io::Result<()> {
     let (events, inbox) = mpsc::channel();
     spawn_reader(input, events.clone());
+    warm_rule_tables();
     let mut brain = Brain::new();
     let mut pending: VecDeque<String> = VecDeque::new();
     let mut thinking: Option<Arc<AtomicBool>> = None;
