@@ -213,7 +213,8 @@ impl<G: BoardGame> Engine<G> {
                 break;
             }
             let end = limits.time.map(|t| start + t);
-            if end.is_some_and(|end| Instant::now() + Duration::from_millis(10) >= end) {
+            let stopped = limits.stop.as_ref().is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
+            if stopped || end.is_some_and(|end| Instant::now() + Duration::from_millis(10) >= end) {
                 break;
             }
             let mut after = state.clone();
