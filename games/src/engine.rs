@@ -205,7 +205,6 @@ impl<G: BoardGame> Engine<G> {
         visited: &mut u64,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let eval = self.game.evaluator(false);
         let mut refuted: Vec<G::Move> = excluded.to_vec();
         for _ in 0..DEFENCES {
             let Some(best) = result.best_move else { break };
@@ -226,6 +225,7 @@ impl<G: BoardGame> Engine<G> {
             }
             refuted.push(best);
             let rest = Limits { time: limits.time.map(|t| t.saturating_sub(start.elapsed())), ..limits.clone() };
+            let eval = self.game.evaluator(false);
             let other = self.searcher.search_excluding(&self.game, &eval, state, &rest, options, &refuted, on_info);
             *visited += other.nodes;
             // Keep the refuted move when every other loses as surely, or none was searched to the end.

@@ -127,9 +127,9 @@ fn a_long_threat_win_from_a_real_game_is_proven() {
 fn a_passed_deadline_stops_the_search() {
     let game = Gomoku::new(15, WinRule::Freestyle).expect("rules");
     let (_, state) = parse_moves(&game, "h8 i8 g9 k7 k6 i5 i9 j6 l8 h6").expect("moves");
-    let mut unlimited = VctSolver::new(&game, 5_000);
-    assert!(unlimited.solve(&state, 10).is_none());
-    assert!(unlimited.nodes() >= 5_000, "the position takes many nodes: {}", unlimited.nodes());
+    let mut budgeted = VctSolver::new(&game, 5_000);
+    assert!(budgeted.solve(&state, 10).is_none());
+    assert!(budgeted.nodes() >= 5_000, "the position takes many nodes: {}", budgeted.nodes());
     let mut late = VctSolver::new(&game, 1_000_000).until(Some(std::time::Instant::now()));
     assert!(late.solve(&state, 10).is_none());
     assert!(late.nodes() <= 256, "{} nodes after the deadline", late.nodes());

@@ -6,9 +6,9 @@
 //!
 //! It is a depth-first proof-number search (df-pn, as in Nagai's thesis and the threat solvers of strong Gomoku
 //! and Renju programs), bounded by attacker moves, nodes and a deadline; a position it fails to prove within them
-//! is simply not a proven win. Every line it returns is a real win under the rules: fours, fives and the open-four points
-//! come from the threat cache and the pattern tables, and a Renju attacker with Black never plays a forbidden
-//! point.
+//! is simply not a proven win. Every line it returns is a real win under the rules: fours, fives and the open-four
+//! points come from the threat cache and the pattern tables, and a Renju attacker with Black never plays a
+//! forbidden point.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -200,20 +200,19 @@ impl<'g> VctSolver<'g> {
         };
         let attacking = color_of(s.side) == attacker;
         let child_used = used + u32::from(attacking);
+        // Each child's key, and its numbers until it is searched: an open three leaves the defender more answers
+        // than a four, so it starts harder to prove.
+        let start: Vec<(u64, Numbers)> = moves
+            .iter()
+            .map(|&p| {
+                let key = game.hash_after(s, game.move_of_index(p)).unwrap_or_default();
+                let three = attacking && !s.threats().lines(p, attacker).iter().any(|l| l.is_four());
+                (key, if three { Numbers { proof: 2, disproof: 1 } } else { Numbers::UNKNOWN })
+            })
+            .collect();
         loop {
-            let children: Vec<Numbers> = moves
-                .iter()
-                .map(|&p| {
-                    let child = game.hash_after(s, game.move_of_index(p)).unwrap_or_default();
-                    self.table.get(&child).copied().unwrap_or_else(|| {
-                        if attacking && !s.threats().lines(p, attacker).iter().any(|l| l.is_four()) {
-                            Numbers { proof: 2, disproof: 1 }
-                        } else {
-                            Numbers::UNKNOWN
-                        }
-                    })
-                })
-                .collect();
+            let children: Vec<Numbers> =
+                start.iter().map(|&(key, first)| self.table.get(&key).copied().unwrap_or(first)).collect();
             // Seen from the side to move, the attacker needs one good move and the defender one good answer:
             // `own` is the number that side's best child minimises, `other` the one their sum adds up.
             let own = |n: &Numbers| if attacking { n.proof } else { n.disproof };
