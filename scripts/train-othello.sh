@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Rebuilds games/data/othello.weights from scratch, whatever weights the tree holds: first the fit to the WTHOR
-# games and the logbook alone, then ROUNDS rounds of self-play (default 1), each of 40,000 games (8 seeds x 5,000,
-# level Train6 of config/train-levels.toml, random 8-ply openings, written in series order so a seed always gives
-# the same file; round R uses seeds 10(R-1)+1 to 10(R-1)+8) played with the weights fitted to the real games and
-# the rounds before it, and a fit after each round to the real games and every round so far. About 45 minutes of
-# self-play a round and 10 minutes a fit on 2 cores. A game file already in the self-play folder is used as it is,
-# so an interrupted run picks up where it stopped.
+# games and the logbook alone, then ROUNDS rounds of self-play (default 2, the committed recipe), each of 40,000
+# games (8 seeds x 5,000, level Train6 of config/train-levels.toml, random 8-ply openings, written in series order
+# so a seed always gives the same file; round R uses seeds 10(R-1)+1 to 10(R-1)+8) played with the weights fitted
+# to the real games and the rounds before it, and after each round a fit to the real games and every round so far.
+# About 50 minutes of self-play a round and 10 minutes a fit on 2 cores. A game file already in the self-play
+# folder is used as it is, so an interrupted run picks up where it stopped.
 #   ROUNDS=N scripts/train-othello.sh [games-dir] [selfplay-dir]
 set -euo pipefail
 cd "${0%/*}/.."
 data="${1:-../shared/data/othello-games}"
 selfplay="${2:-target/selfplay}"
-rounds="${ROUNDS:-1}"
+rounds="${ROUNDS:-2}"
 weights=games/data/othello.weights
 mkdir -p "$selfplay"
 cli=target/release/tabula-cli
